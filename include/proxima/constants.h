@@ -1,0 +1,37 @@
+/// @file constants.h
+/// Default tolerances and capacities. They are defaults only: every query takes its tolerances through a
+/// config struct (px_gjk_default_config() and friends) so callers can tune them per call.
+#pragma once
+
+#include <float.h>
+
+/// Hard bound on GJK iterations. Reaching it returns the best result so far with
+/// PX_WARN_MAX_ITERATIONS. Polytopes of <= 64 vertices need far fewer (the tests assert <= 32).
+/// [Limit: > 0]
+#define PX_GJK_MAX_ITERATIONS 64
+
+/// GJK stops when the duality gap |v|^2 - v.w falls below this fraction of |v|^2, i.e. when the
+/// distance is known to this relative accuracy (about half of it, in distance units).
+/// [Units: none] [Limit: > 0]
+#define PX_GJK_REL_TOLERANCE 1.0e-6f
+
+/// Absolute distance below which two shapes count as touching. 0 (the default) means "only what float
+/// rounding cannot tell apart", a bound proportional to the size of the shapes, so results are the same
+/// at every scale. [Units: length] [Limit: >= 0]
+#define PX_GJK_ABS_TOLERANCE 0.0f
+
+/// Multiple of FLT_EPSILON * (size of the Minkowski points) under which GJK's gap and distance are
+/// indistinguishable from rounding noise. [Units: none]
+#define PX_GJK_ROUNDING_FACTOR 16.0f
+
+/// Squared length, area or volume below eps * scale^k counts as degenerate in the simplex solver.
+#define PX_DEGENERATE_REL_EPSILON FLT_EPSILON
+
+/// Bound for EPA polytope expansion.
+#define PX_EPA_MAX_ITERATIONS 128
+/// EPA stack capacities.
+#define PX_EPA_MAX_VERTICES 128
+#define PX_EPA_MAX_FACES 256
+
+/// Manifold and contact tolerance. [Units: length]
+#define PX_LINEAR_SLOP 0.005f

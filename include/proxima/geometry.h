@@ -1,0 +1,66 @@
+/// @file geometry.h
+/// Closest points on segments, triangles and tetrahedra, with barycentric coordinates and the Voronoi
+/// feature they lie on (Ericson, Real-Time Collision Detection, 5.1.2, 5.1.5 and 5.1.6), and AABB tests.
+///
+/// A feature is a bit mask of the input vertices that span it: bit 0 = a, bit 1 = b, bit 2 = c,
+/// bit 3 = d. One bit set is a vertex, two an edge, three a face, four the inside of a tetrahedron.
+/// Degenerate inputs (coincident or collinear vertices, flat tetrahedra) give the nearest point of the
+/// lower-dimensional set they span, never NaN. These helpers cannot fail: the caller passes finite values.
+#pragma once
+
+#include "proxima/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Kind of feature a mask describes.
+typedef enum px_feature_kind
+{
+    PX_FEATURE_NONE = 0,     ///< Empty mask
+    PX_FEATURE_VERTEX = 1,   ///< One vertex
+    PX_FEATURE_EDGE = 2,     ///< Segment between two vertices
+    PX_FEATURE_FACE = 3,     ///< Triangle of three vertices
+    PX_FEATURE_INTERIOR = 4, ///< Inside the tetrahedron
+} px_feature_kind;
+
+/// Kind of feature spanned by a vertex mask (its number of set bits).
+PX_API px_feature_kind px_feature_kind_of(uint32_t feature);
+
+/// Closest point to p on segment ab.
+/// @param[in]  p     Query point
+/// @param[in]  a, b  Segment end points (may coincide)
+/// @param[out] bary  Barycentric weights of a and b (sum 1, each in [0, 1]); may be NULL
+/// @param[out] dest  Closest point, equal to bary[0] * a + bary[1] * b
+/// @return The feature mask: 1 (a), 2 (b) or 3 (inside the segment)
+PX_API uint32_t px_closest_point_segment(const vec3 p, const vec3 a, const vec3 b, float bary[2], vec3 dest);
+
+/// Closest point to p on triangle abc (either winding).
+/// @param[out] bary  Weights of a, b, c (sum 1, each in [0, 1]); may be NULL
+/// @param[out] dest  Closest point
+/// @return The feature mask: a vertex (1, 2, 4), an edge (3, 5, 6) or the face (7)
+PX_API uint32_t px_closest_point_triangle(const vec3 p, const vec3 a, const vec3 b, const vec3 c, float bary[3],
+                                          vec3 dest);
+
+/// Closest point to p in the solid tetrahedron abcd (either orientation).
+/// @param[out] bary  Weights of a, b, c, d (sum 1, each in [0, 1]); may be NULL
+/// @param[out] dest  Closest point; p itself when p is inside
+/// @return The feature mask: 15 when p is inside, else the mask of the closest boundary feature
+PX_API uint32_t px_closest_point_tetrahedron(const vec3 p, const vec3 a, const vec3 b, const vec3 c, const vec3 d,
+                                             float bary[4], vec3 dest);
+
+/// True when the boxes overlap or touch (closed intervals on every axis).
+PX_API bool px_aabb_overlap(const px_aabb* a, const px_aabb* b);
+
+/// True when point p is inside or on box a.
+PX_API bool px_aabb_contains_point(const px_aabb* a, const vec3 p);
+
+/// Smallest box containing a and b. dest may alias a or b.
+PX_API void px_aabb_union(const px_aabb* a, const px_aabb* b, px_aabb* dest);
+
+/// Surface area of a box (the cost measure of SAH trees). 0 for an inverted box.
+PX_API float px_aabb_surface_area(const px_aabb* a);
+
+#ifdef __cplusplus
+}
+#endif

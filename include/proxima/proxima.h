@@ -1,0 +1,11 @@
+/// @file proxima.h
+/// Umbrella header: includes every public proxima header.
+#pragma once
+
+#include "proxima/base.h"
+#include "proxima/constants.h"
+#include "proxima/geometry.h"
+#include "proxima/gjk.h"
+#include "proxima/shapes.h"
+#include "proxima/simplex.h"
+#include "proxima/transform.h"

@@ -1,0 +1,29 @@
+/* Internal core helpers shared by all modules: allocation through px_allocator, input validation. */
+#pragma once
+
+#include "proxima/base.h"
+#include "proxima/transform.h"
+
+/* Default alignment of every block proxima allocates: enough for versor, vec4 and SSE/AVX loads. */
+#define PXI_ALLOC_ALIGNMENT 32
+
+/* Resolve a caller's allocator (NULL or all-zero = malloc/free) into a usable one.
+ * Returns PX_ERR_INVALID_ARGUMENT when exactly one of the two functions is set. */
+px_status pxi_allocator_resolve(const px_allocator* in, px_allocator* out);
+
+/* Allocate size bytes (size > 0) aligned to PXI_ALLOC_ALIGNMENT; NULL on failure or size overflow. */
+void* pxi_alloc(const px_allocator* allocator, size_t size);
+
+/* Free a block from pxi_alloc; size must be the requested size. NULL is ignored. */
+void pxi_free(const px_allocator* allocator, void* ptr, size_t size);
+
+/* Multiply two sizes, or return false on overflow. */
+static inline bool pxi_size_mul(size_t a, size_t b, size_t* dest)
+{
+    if (a != 0 && b > SIZE_MAX / a)
+    {
+        return false;
+    }
+    *dest = a * b;
+    return true;
+}

@@ -1,0 +1,125 @@
+/* Rigid poses: quaternion rotation plus translation. The relative pose inverse(a) * b subtracts the
+ * translations before rotating so that large world coordinates cancel before any rounding grows. */
+#include "core_internal.h"
+#include "px_math.h"
+
+void px_transform_identity(px_transform* dest)
+{
+    px_transform id = PX_TRANSFORM_IDENTITY_INIT;
+    *dest = id;
+}
+
+void px_transform_set(const vec3 p, const versor q, px_transform* dest)
+{
+    memcpy(dest->q, q, sizeof(versor));
+    px_v3_copy(p, dest->p);
+}
+
+void px_quat_rotate(const versor q, const vec3 v, vec3 dest)
+{
+    px_quat_rotate_fast(q, v, dest);
+}
+
+void px_quat_rotate_inverse(const versor q, const vec3 v, vec3 dest)
+{
+    px_quat_rotate_inv_fast(q, v, dest);
+}
+
+void px_transform_point(const px_transform* t, const vec3 v, vec3 dest)
+{
+    vec3 r;
+    px_quat_rotate_fast(t->q, v, r);
+    px_v3_add(r, t->p, dest);
+}
+
+void px_transform_point_inverse(const px_transform* t, const vec3 v, vec3 dest)
+{
+    vec3 d;
+    px_v3_sub(v, t->p, d);
+    px_quat_rotate_inv_fast(t->q, d, dest);
+}
+
+void px_transform_vector(const px_transform* t, const vec3 v, vec3 dest)
+{
+    px_quat_rotate_fast(t->q, v, dest);
+}
+
+void px_transform_vector_inverse(const px_transform* t, const vec3 v, vec3 dest)
+{
+    px_quat_rotate_inv_fast(t->q, v, dest);
+}
+
+void px_transform_mul(const px_transform* a, const px_transform* b, px_transform* dest)
+{
+    px_transform r;
+    px_quat_mul(a->q, b->q, r.q);
+    px_quat_rotate_fast(a->q, b->p, r.p);
+    px_v3_add(r.p, a->p, r.p);
+    *dest = r;
+}
+
+void px_transform_inverse(const px_transform* t, px_transform* dest)
+{
+    px_transform r;
+    r.q[0] = -t->q[0];
+    r.q[1] = -t->q[1];
+    r.q[2] = -t->q[2];
+    r.q[3] = t->q[3];
+    px_quat_rotate_fast(r.q, t->p, r.p);
+    px_v3_negate(r.p, r.p);
+    *dest = r;
+}
+
+void px_transform_inv_mul(const px_transform* a, const px_transform* b, px_transform* dest)
+{
+    px_transform r;
+    versor conj_a = { -a->q[0], -a->q[1], -a->q[2], a->q[3] };
+    vec3 d;
+    px_quat_mul(conj_a, b->q, r.q);
+    px_v3_sub(b->p, a->p, d); /* the one rounding of the large coordinates happens here */
+    px_quat_rotate_fast(conj_a, d, r.p);
+    *dest = r;
+}
+
+px_status px_transform_validate(const px_transform* t)
+{
+    if (t == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    float qs = (t->q[0] - t->q[0]) + (t->q[1] - t->q[1]) + (t->q[2] - t->q[2]) + (t->q[3] - t->q[3]);
+    if (!(qs == 0.0f) || !px_v3_is_finite(t->p))
+    {
+        return PX_ERR_NON_FINITE;
+    }
+    float n2 = t->q[0] * t->q[0] + t->q[1] * t->q[1] + t->q[2] * t->q[2] + t->q[3] * t->q[3];
+    /* written so that an overflowing (Inf) norm fails too */
+    if (!(n2 > 1.0e-12f && n2 < 1.0e12f))
+    {
+        return PX_ERR_DEGENERATE_INPUT;
+    }
+    return PX_OK;
+}
+
+px_status px_transform_normalized(const px_transform* t, px_transform* dest)
+{
+    px_status status = px_transform_validate(t);
+    if (status != PX_OK)
+    {
+        px_transform_identity(dest);
+        return status;
+    }
+    px_transform r = *t;
+    float n2 = r.q[0] * r.q[0] + r.q[1] * r.q[1] + r.q[2] * r.q[2] + r.q[3] * r.q[3];
+    /* Leave exactly-unit quaternions bit-identical; rescale anything that drifted. */
+    if (n2 != 1.0f)
+    {
+        float inv = 1.0f / sqrtf(n2);
+        for (int i = 0; i < 4; ++i)
+        {
+            r.q[i] *= inv;
+        }
+    }
+    *dest = r;
+    return PX_OK;
+}

@@ -1,0 +1,334 @@
+/* Closest point to the ORIGIN on a segment, a triangle and a tetrahedron, with barycentric weights and
+ * the Voronoi feature (a bit mask of the vertices spanning it).
+ *
+ * Region tests follow Ericson, Real-Time Collision Detection, 5.1.5 (triangle) and 5.1.6 (tetrahedron)
+ * with the query point at the origin. Two changes for float robustness:
+ *  - In the face region the point is the projection of the origin onto the plane, with the normal taken
+ *    from the two shortest edges (the cross product of the shortest pair loses the least to
+ *    cancellation). The plane distance then does not depend on the barycentric weights, which are
+ *    ill-conditioned on sliver triangles.
+ *  - Where rounding can make the region tests lie (a nearly collinear triangle, a nearly flat
+ *    tetrahedron) every candidate feature is evaluated and the nearest taken, which is always correct.
+ *
+ * The GJK simplex solver calls these directly (the origin is what it needs); the public functions in
+ * closest_point.c translate the query point to the origin first. Hot code: keep it branch-light. */
+#pragma once
+
+#include "../core/px_math.h"
+
+/* A triangle whose squared normal length is below this fraction of (longest edge)^2 * (second edge)^2
+ * is treated as a segment set. */
+#define PXI_TRIANGLE_DEGENERATE_REL 1.0e-10f
+
+/* A tetrahedron whose opposite-vertex height is below this fraction of its longest edge is flat. */
+#define PXI_TETRA_FLAT_REL 1.0e-6f
+
+/* Closest point of segment ab to the origin. */
+static inline uint32_t pxi_closest_origin_segment(const vec3 a, const vec3 b, float bary[2], vec3 dest)
+{
+    vec3 ab;
+    px_v3_sub(b, a, ab);
+    float t = -px_v3_dot(a, ab); /* ab . (0 - a) */
+    float denom = px_v3_norm2(ab);
+    if (t <= 0.0f)
+    {
+        bary[0] = 1.0f;
+        bary[1] = 0.0f;
+        px_v3_copy(a, dest);
+        return 1u;
+    }
+    if (t >= denom)
+    {
+        /* also reached for a == b only when t <= 0 fails, which needs denom > 0 */
+        bary[0] = 0.0f;
+        bary[1] = 1.0f;
+        px_v3_copy(b, dest);
+        return 2u;
+    }
+    float s = t / denom; /* 0 < t < denom, so s is in (0, 1) */
+    bary[0] = 1.0f - s;
+    bary[1] = s;
+    px_v3_mad(a, s, ab, dest);
+    return 3u;
+}
+
+/* Closest of the three edges of a triangle; used when the face test cannot be trusted. */
+static inline uint32_t pxi_closest_origin_triangle_edges(const vec3 a, const vec3 b, const vec3 c, float bary[3],
+                                                         vec3 dest)
+{
+    float wab[2], wac[2], wbc[2];
+    vec3 pab, pac, pbc;
+    uint32_t fab = pxi_closest_origin_segment(a, b, wab, pab);
+    uint32_t fac = pxi_closest_origin_segment(a, c, wac, pac);
+    uint32_t fbc = pxi_closest_origin_segment(b, c, wbc, pbc);
+    float dab = px_v3_norm2(pab), dac = px_v3_norm2(pac), dbc = px_v3_norm2(pbc);
+    if (dab <= dac && dab <= dbc)
+    {
+        bary[0] = wab[0];
+        bary[1] = wab[1];
+        bary[2] = 0.0f;
+        px_v3_copy(pab, dest);
+        return fab; /* bits 1, 2 map to a, b */
+    }
+    if (dac <= dbc)
+    {
+        bary[0] = wac[0];
+        bary[1] = 0.0f;
+        bary[2] = wac[1];
+        px_v3_copy(pac, dest);
+        return (fac & 1u) | ((fac & 2u) << 1); /* b-slot of the segment is c */
+    }
+    bary[0] = 0.0f;
+    bary[1] = wbc[0];
+    bary[2] = wbc[1];
+    px_v3_copy(pbc, dest);
+    return fbc << 1;
+}
+
+/* Face region of triangle abc: project the origin onto the plane. Falls back to the edges when the
+ * triangle is degenerate or the weights show the projection is outside after all. */
+static inline uint32_t pxi_closest_origin_triangle_face(const vec3 a, const vec3 b, const vec3 c, const vec3 ab,
+                                                        const vec3 ac, float bary[3], vec3 dest)
+{
+    vec3 bc, n;
+    px_v3_sub(c, b, bc);
+    float lab = px_v3_norm2(ab), lac = px_v3_norm2(ac), lbc = px_v3_norm2(bc);
+    /* all three crosses equal ab x ac in exact arithmetic; pick the two shortest edges */
+    float lmax, lmid;
+    if (lbc >= lab && lbc >= lac)
+    {
+        px_v3_cross(ab, ac, n);
+        lmax = lbc;
+        lmid = px_maxf(lab, lac);
+    }
+    else if (lac >= lab)
+    {
+        px_v3_cross(ab, bc, n);
+        lmax = lac;
+        lmid = px_maxf(lab, lbc);
+    }
+    else
+    {
+        px_v3_cross(ac, bc, n);
+        lmax = lab;
+        lmid = px_maxf(lac, lbc);
+    }
+    float nn = px_v3_norm2(n);
+    if (!(nn > PXI_TRIANGLE_DEGENERATE_REL * lmax * lmid))
+    {
+        return pxi_closest_origin_triangle_edges(a, b, c, bary, dest);
+    }
+    /* Barycentric weights of the origin's projection: signed areas of the sub-triangles against n.
+     * (b - q) x (c - q) with q on the line of n through the origin has the same n-component as b x c. */
+    vec3 t;
+    px_v3_cross(b, c, t);
+    float wa = px_v3_dot(n, t);
+    px_v3_cross(c, a, t);
+    float wb = px_v3_dot(n, t);
+    px_v3_cross(a, b, t);
+    float wc = px_v3_dot(n, t);
+    if (wa < 0.0f || wb < 0.0f || wc < 0.0f)
+    {
+        /* The region tests said "face" but a weight disagrees: rounding on a sliver. The nearest edge is
+         * then the answer (up to that rounding), and is certainly a point of the triangle. */
+        return pxi_closest_origin_triangle_edges(a, b, c, bary, dest);
+    }
+    float sum = wa + wb + wc;
+    float inv = 1.0f / sum;
+    bary[0] = wa * inv;
+    bary[1] = wb * inv;
+    bary[2] = wc * inv;
+    /* the plane offset from the vertex nearest the origin rounds the least */
+    float da = px_v3_norm2(a), db = px_v3_norm2(b), dc = px_v3_norm2(c);
+    const float* base = (da <= db && da <= dc) ? a : (db <= dc ? b : c);
+    float s = px_v3_dot(n, base) / nn;
+    px_v3_scale(n, s, dest);
+    return 7u;
+}
+
+/* Closest point of triangle abc to the origin (Ericson 5.1.5 with p = 0). */
+static inline uint32_t pxi_closest_origin_triangle(const vec3 a, const vec3 b, const vec3 c, float bary[3],
+                                                   vec3 dest)
+{
+    vec3 ab, ac;
+    px_v3_sub(b, a, ab);
+    px_v3_sub(c, a, ac);
+
+    float d1 = -px_v3_dot(ab, a);
+    float d2 = -px_v3_dot(ac, a);
+    if (d1 <= 0.0f && d2 <= 0.0f)
+    {
+        bary[0] = 1.0f;
+        bary[1] = 0.0f;
+        bary[2] = 0.0f;
+        px_v3_copy(a, dest);
+        return 1u;
+    }
+
+    float d3 = -px_v3_dot(ab, b);
+    float d4 = -px_v3_dot(ac, b);
+    if (d3 >= 0.0f && d4 <= d3)
+    {
+        bary[0] = 0.0f;
+        bary[1] = 1.0f;
+        bary[2] = 0.0f;
+        px_v3_copy(b, dest);
+        return 2u;
+    }
+
+    float vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f)
+    {
+        float s = d1 / (d1 - d3); /* d1 - d3 = |ab|^2 > 0 here */
+        bary[0] = 1.0f - s;
+        bary[1] = s;
+        bary[2] = 0.0f;
+        px_v3_mad(a, s, ab, dest);
+        return 3u;
+    }
+
+    float d5 = -px_v3_dot(ab, c);
+    float d6 = -px_v3_dot(ac, c);
+    if (d6 >= 0.0f && d5 <= d6)
+    {
+        bary[0] = 0.0f;
+        bary[1] = 0.0f;
+        bary[2] = 1.0f;
+        px_v3_copy(c, dest);
+        return 4u;
+    }
+
+    float vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f)
+    {
+        float s = d2 / (d2 - d6);
+        bary[0] = 1.0f - s;
+        bary[1] = 0.0f;
+        bary[2] = s;
+        px_v3_mad(a, s, ac, dest);
+        return 5u;
+    }
+
+    float va = d3 * d6 - d5 * d4;
+    float e43 = d4 - d3, e56 = d5 - d6;
+    if (va <= 0.0f && e43 >= 0.0f && e56 >= 0.0f)
+    {
+        float s = e43 / (e43 + e56);
+        vec3 bc;
+        px_v3_sub(c, b, bc);
+        bary[0] = 0.0f;
+        bary[1] = 1.0f - s;
+        bary[2] = s;
+        px_v3_mad(b, s, bc, dest);
+        return 6u;
+    }
+
+    return pxi_closest_origin_triangle_face(a, b, c, ab, ac, bary, dest);
+}
+
+/* Map a triangle-local feature mask (bits 0..2 = vertices i0, i1, i2) to tetrahedron vertex bits. */
+static inline uint32_t pxi_remap_feature3(uint32_t f, int i0, int i1, int i2)
+{
+    return ((f & 1u) << i0) | (((f >> 1) & 1u) << i1) | (((f >> 2) & 1u) << i2);
+}
+
+/* Closest point of the solid tetrahedron abcd to the origin (Ericson 5.1.6 with p = 0).
+ * Returns 15 and dest = 0 when the origin is inside (or on the boundary of) a non-flat tetrahedron.
+ * *flat is set when the tetrahedron is too flat for its side tests; then every face is evaluated. */
+static inline uint32_t pxi_closest_origin_tetrahedron(const vec3 a, const vec3 b, const vec3 c, const vec3 d,
+                                                      float bary[4], vec3 dest, bool* flat)
+{
+    const float* v[4] = { a, b, c, d };
+    /* faces with the opposite vertex; each face lists vertex indices so that the feature bits remap */
+    static const int face[4][4] = { { 0, 1, 2, 3 }, { 0, 2, 3, 1 }, { 0, 3, 1, 2 }, { 1, 3, 2, 0 } };
+
+    vec3 e;
+    float lmax = 0.0f;
+    for (int i = 0; i < 4; ++i)
+    {
+        for (int j = i + 1; j < 4; ++j)
+        {
+            px_v3_sub(v[j], v[i], e);
+            lmax = px_maxf(lmax, px_v3_norm2(e));
+        }
+    }
+
+    /* Side tests: sign of the origin against each face plane, compared with the opposite vertex. The
+     * ratio so / sd is also the origin's barycentric weight of the opposite vertex. */
+    float so[4], sd[4];
+    bool is_flat = false;
+    for (int f = 0; f < 4; ++f)
+    {
+        const float* p0 = v[face[f][0]];
+        const float* p1 = v[face[f][1]];
+        const float* p2 = v[face[f][2]];
+        const float* po = v[face[f][3]];
+        vec3 e1, e2, n, eo;
+        px_v3_sub(p1, p0, e1);
+        px_v3_sub(p2, p0, e2);
+        px_v3_cross(e1, e2, n);
+        px_v3_sub(po, p0, eo);
+        so[f] = -px_v3_dot(n, p0);
+        sd[f] = px_v3_dot(n, eo);
+        /* height of the opposite vertex = sd / |n|; flat when below FLAT_REL * longest edge */
+        if (sd[f] * sd[f] <= PXI_TETRA_FLAT_REL * PXI_TETRA_FLAT_REL * px_v3_norm2(n) * lmax)
+        {
+            is_flat = true;
+        }
+    }
+    *flat = is_flat;
+
+    float best = INFINITY;
+    uint32_t best_feature = 0;
+    bool inside = true;
+    for (int f = 0; f < 4; ++f)
+    {
+        /* outside this face when the origin and the opposite vertex are strictly on opposite sides */
+        bool outside = is_flat || (so[f] * sd[f] < 0.0f);
+        if (!outside)
+        {
+            continue;
+        }
+        inside = false;
+        float w[3];
+        vec3 q;
+        int i0 = face[f][0], i1 = face[f][1], i2 = face[f][2];
+        uint32_t fl = pxi_closest_origin_triangle(v[i0], v[i1], v[i2], w, q);
+        float d2 = px_v3_norm2(q);
+        if (d2 < best)
+        {
+            best = d2;
+            best_feature = pxi_remap_feature3(fl, i0, i1, i2);
+            bary[0] = bary[1] = bary[2] = bary[3] = 0.0f;
+            bary[i0] = w[0];
+            bary[i1] = w[1];
+            bary[i2] = w[2];
+            px_v3_copy(q, dest);
+        }
+    }
+    if (inside)
+    {
+        float sum = 0.0f;
+        for (int f = 0; f < 4; ++f)
+        {
+            float w = so[f] / sd[f]; /* sd != 0: the tetrahedron is not flat */
+            w = w > 0.0f ? w : 0.0f;
+            bary[face[f][3]] = w;
+            sum += w;
+        }
+        if (sum > 0.0f)
+        {
+            for (int i = 0; i < 4; ++i)
+            {
+                bary[i] /= sum;
+            }
+        }
+        else
+        {
+            bary[0] = bary[1] = bary[2] = bary[3] = 0.25f;
+        }
+        px_v3_zero(dest);
+        return 15u;
+    }
+    return best_feature;
+}

@@ -1,0 +1,425 @@
+/* GJK distance and overlap (Gilbert, Johnson, Keerthi 1988), with van den Bergen's (1999) termination:
+ * v is the point of the current simplex nearest the origin, w = s_A(-v) - s_B(v) the support point of
+ * A - B against it. |v| is an upper bound of the distance and v.w / |v| a lower bound, so the loop stops
+ * when their gap |v|^2 - v.w is small, relatively (rel_tolerance) or against the rounding noise of the
+ * float products (a multiple of FLT_EPSILON times |v| times the size of the Minkowski points).
+ *
+ * Robustness, each from a failure catalogued in KNOWN_FAILURES.md:
+ *  - every comparison is written so NaN takes the exit branch (Jolt's fix for GJK looping on NaN);
+ *  - a support point already in the simplex stops the loop (cycling guard), by vertex index when both
+ *    shapes have indices, else by exact coordinates;
+ *  - when |v| stops decreasing the previous, better simplex is restored rather than a worse one returned;
+ *  - the witness points are the barycentric combination of the simplex (FCL PR #215), never the last
+ *    support points;
+ *  - touching within rounding is reported as overlap with a zero normal, never a NaN normal;
+ *  - a hard iteration bound returns the best result with PX_WARN_MAX_ITERATIONS. */
+#include "gjk_internal.h"
+
+#define PXI_CONFIG_COOKIE 0x50584743 /* "PXGC" */
+
+px_gjk_config px_gjk_default_config(void)
+{
+    px_gjk_config c;
+    c.max_iterations = PX_GJK_MAX_ITERATIONS;
+    c.rel_tolerance = PX_GJK_REL_TOLERANCE;
+    c.abs_tolerance = PX_GJK_ABS_TOLERANCE;
+    c.use_radii = true;
+    c.internal_value = PXI_CONFIG_COOKIE;
+    return c;
+}
+
+void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b, const px_transform* b_in_a)
+{
+    pair->a = a;
+    pair->b = b;
+    px_v3_copy(b_in_a->p, pair->pos_b);
+    pair->b_rotated = !(b_in_a->q[0] == 0.0f && b_in_a->q[1] == 0.0f && b_in_a->q[2] == 0.0f);
+    px_rot_from_quat(b_in_a->q, &pair->rot_b);
+}
+
+px_status pxi_gjk_validate(const px_gjk_input* input, const px_gjk_config* config)
+{
+    if (input == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    if (config != NULL)
+    {
+        if (config->max_iterations <= 0 || !(config->rel_tolerance > 0.0f) || !(config->abs_tolerance >= 0.0f) ||
+            !px_is_finite(config->rel_tolerance) || !px_is_finite(config->abs_tolerance))
+        {
+            return PX_ERR_INVALID_ARGUMENT;
+        }
+    }
+    px_status status = pxi_shape_validate_fast(input->a);
+    if (status == PX_OK)
+    {
+        status = pxi_shape_validate_fast(input->b);
+    }
+    if (status == PX_OK)
+    {
+        status = px_transform_validate(&input->b_in_a);
+    }
+    return status;
+}
+
+/* Rebuild the cached simplex from support indices. False (simplex left empty) when the cache is empty or
+ * does not fit these shapes. */
+static bool warm_start(const pxi_gjk_pair* pair, const px_simplex_cache* cache, px_simplex* s)
+{
+    s->count = 0;
+    if (cache == NULL || cache->count < 1 || cache->count > PX_SIMPLEX_MAX_VERTICES)
+    {
+        return false;
+    }
+    for (int i = 0; i < cache->count; ++i)
+    {
+        vec3 p, q;
+        if (!pxi_shape_vertex(pair->a, cache->index_a[i], p) || !pxi_vertex_b(pair, cache->index_b[i], q))
+        {
+            s->count = 0;
+            return false;
+        }
+        vec3 w;
+        px_v3_sub(p, q, w);
+        if (!pxi_simplex_contains(s, w, cache->index_a[i], cache->index_b[i]))
+        {
+            pxi_simplex_push(s, p, q, cache->index_a[i], cache->index_b[i]);
+        }
+    }
+    return s->count > 0;
+}
+
+px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_simplex_cache* cache,
+                      float separation_radius, pxi_gjk_state* st)
+{
+    px_simplex* s = &st->simplex;
+    const float rel = config->rel_tolerance;
+    const float abs_tol2 = config->abs_tolerance * config->abs_tolerance;
+    /* rounding floors, relative to the size of the Minkowski points */
+    const float k_gap = PX_GJK_ROUNDING_FACTOR * FLT_EPSILON;
+    const float k_touch = 4.0f * FLT_EPSILON;
+    const bool early_out = separation_radius >= 0.0f;
+    const float sep2 = early_out ? separation_radius * separation_radius : 0.0f;
+
+    float vv = FLT_MAX;
+    float max_w2 = 0.0f;
+    st->exit = PX_GJK_EXIT_NONE;
+    st->iterations = 0;
+
+    bool degenerate = false;
+    if (warm_start(pair, cache, s))
+    {
+        uint32_t f = pxi_simplex_reduce(s, st->v, &degenerate);
+        vv = px_v3_norm2(st->v);
+        max_w2 = pxi_simplex_max_norm2(s);
+        if (f == 15u)
+        {
+            /* the cached tetrahedron still encloses the origin */
+            px_v3_zero(st->v);
+            st->vv = 0.0f;
+            st->max_w2 = max_w2;
+            st->exit = PX_GJK_EXIT_OVERLAP;
+            return PX_OK;
+        }
+    }
+    else
+    {
+        /* Start direction: the cached axis, else from B's origin towards A's (A - B sits around -p_b). */
+        if (cache != NULL && px_v3_norm2(cache->axis) > 0.0f && px_v3_is_finite(cache->axis))
+        {
+            px_v3_copy(cache->axis, st->v);
+        }
+        else
+        {
+            px_v3_negate(pair->pos_b, st->v);
+        }
+        if (!(px_v3_norm2(st->v) > 0.0f))
+        {
+            px_v3_set(1.0f, 0.0f, 0.0f, st->v);
+        }
+    }
+
+    px_simplex backup;
+    int iter = 0;
+    for (; iter < config->max_iterations; ++iter)
+    {
+        vec3 d, p, q, w;
+        px_v3_negate(st->v, d);
+        int32_t ia = pxi_support_core(pair->a, d, p);
+        int32_t ib = pxi_support_b(pair, st->v, q);
+        px_v3_sub(p, q, w);
+        if (PX_UNLIKELY(ia == PXI_SUPPORT_NON_FINITE || ib == PXI_SUPPORT_NON_FINITE || !px_v3_is_finite(w)))
+        {
+            st->iterations = iter + 1;
+            return PX_ERR_NON_FINITE;
+        }
+
+        if (s->count > 0)
+        {
+            float vw = px_v3_dot(st->v, w);
+            if (early_out && vw > 0.0f && vw * vw > sep2 * vv)
+            {
+                /* the support plane of A - B against v separates by more than the radii */
+                st->exit = PX_GJK_EXIT_SEPARATED;
+                ++iter;
+                break;
+            }
+            float gap = vv - vw;
+            float tol2 = px_maxf(k_gap * k_gap * px_maxf(max_w2, px_v3_norm2(w)), abs_tol2);
+            if (gap <= rel * vv || gap * gap <= tol2 * vv)
+            {
+                st->exit = PX_GJK_EXIT_CONVERGED;
+                ++iter;
+                break;
+            }
+            if (pxi_simplex_contains(s, w, ia, ib))
+            {
+                st->exit = PX_GJK_EXIT_DUPLICATE;
+                ++iter;
+                break;
+            }
+        }
+
+        max_w2 = px_maxf(max_w2, px_v3_norm2(w));
+        backup = *s;
+        pxi_simplex_push(s, p, q, ia, ib);
+        vec3 v_new;
+        uint32_t f = pxi_simplex_reduce(s, v_new, &degenerate);
+        float vv_new = px_v3_norm2(v_new);
+        if (f == 15u)
+        {
+            px_v3_zero(st->v);
+            vv = 0.0f;
+            st->exit = PX_GJK_EXIT_OVERLAP;
+            ++iter;
+            break;
+        }
+        /* written so that NaN fails the test and takes the exit */
+        if (!(vv_new < vv))
+        {
+            *s = backup;
+            st->exit = PX_GJK_EXIT_NO_PROGRESS;
+            ++iter;
+            break;
+        }
+        px_v3_copy(v_new, st->v);
+        vv = vv_new;
+        if (vv <= k_touch * k_touch * max_w2 || vv <= abs_tol2 || (early_out && vv <= sep2))
+        {
+            /* touching within rounding (or within the radii): distance 0 */
+            st->exit = PX_GJK_EXIT_OVERLAP;
+            ++iter;
+            break;
+        }
+    }
+    st->iterations = iter;
+    st->vv = vv;
+    st->max_w2 = max_w2;
+    if (cache != NULL)
+    {
+        px_simplex_store_cache(s, cache);
+        cache->metric = vv;
+        if (vv > 0.0f)
+        {
+            px_v3_copy(st->v, cache->axis);
+        }
+    }
+    if (st->exit == PX_GJK_EXIT_NONE)
+    {
+        st->exit = PX_GJK_EXIT_MAX_ITERATIONS;
+        return PX_WARN_MAX_ITERATIONS;
+    }
+    return PX_OK;
+}
+
+/* Turn a core state into the public result (frame A). */
+static void fill_result(const pxi_gjk_pair* pair, const pxi_gjk_state* st, bool use_radii, px_gjk_result* r)
+{
+    vec3 pa, pb;
+    pxi_simplex_witness(&st->simplex, pa, pb);
+    float ra = use_radii ? pair->a->radius : 0.0f;
+    float rb = use_radii ? pair->b->radius : 0.0f;
+    r->iterations = st->iterations;
+    r->exit = st->exit;
+    px_v3_zero(r->normal);
+    if (st->exit == PX_GJK_EXIT_OVERLAP || !(st->vv > 0.0f))
+    {
+        /* cores overlap: pa and pb coincide up to rounding; report their midpoint on both */
+        vec3 m;
+        px_v3_add(pa, pb, m);
+        px_v3_scale(m, 0.5f, m);
+        px_v3_copy(m, r->point_a);
+        px_v3_copy(m, r->point_b);
+        r->distance = 0.0f;
+        return;
+    }
+    float dist = sqrtf(st->vv);
+    vec3 n;
+    px_v3_scale(st->v, -1.0f / dist, n); /* v = pa - pb points from B to A */
+    float r_sum = ra + rb;
+    if (dist > r_sum)
+    {
+        px_v3_mad(pa, ra, n, r->point_a);
+        px_v3_mad(pb, -rb, n, r->point_b);
+        px_v3_copy(n, r->normal);
+        r->distance = dist - r_sum;
+        return;
+    }
+    /* the rounded shapes overlap: one point inside both, on the segment between the cores */
+    vec3 m;
+    px_v3_mad(pa, dist * (ra / r_sum), n, m);
+    px_v3_copy(m, r->point_a);
+    px_v3_copy(m, r->point_b);
+    r->distance = 0.0f;
+}
+
+px_status px_gjk_distance(const px_gjk_input* input, const px_gjk_config* config, px_simplex_cache* cache,
+                          px_gjk_result* result)
+{
+    if (result == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    memset(result, 0, sizeof(*result));
+    px_status status = pxi_gjk_validate(input, config);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    px_gjk_config defaults;
+    if (config == NULL)
+    {
+        defaults = px_gjk_default_config();
+        config = &defaults;
+    }
+    px_transform rel;
+    status = px_transform_normalized(&input->b_in_a, &rel);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    pxi_gjk_pair pair;
+    pxi_gjk_pair_init(&pair, input->a, input->b, &rel);
+    pxi_gjk_state st;
+    status = pxi_gjk_run(&pair, config, cache, -1.0f, &st);
+    if (status < 0)
+    {
+        if (cache != NULL)
+        {
+            memset(cache, 0, sizeof(*cache));
+        }
+        return status;
+    }
+    fill_result(&pair, &st, config->use_radii, result);
+    return status;
+}
+
+/* Validate world poses and build the relative pose. */
+static px_status relative_pose(const px_transform* ta, const px_transform* tb, px_transform* na, px_transform* rel)
+{
+    px_transform nb;
+    px_status status = px_transform_normalized(ta, na);
+    if (status == PX_OK)
+    {
+        status = px_transform_normalized(tb, &nb);
+    }
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    px_transform_inv_mul(na, &nb, rel);
+    return PX_OK;
+}
+
+px_status px_gjk_distance_world(const px_shape* a, const px_transform* ta, const px_shape* b, const px_transform* tb,
+                                const px_gjk_config* config, px_gjk_result* result)
+{
+    if (result == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    memset(result, 0, sizeof(*result));
+    px_gjk_input input;
+    px_transform na;
+    input.a = a;
+    input.b = b;
+    px_status status = relative_pose(ta, tb, &na, &input.b_in_a);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    status = px_gjk_distance(&input, config, NULL, result);
+    if (status < 0)
+    {
+        return status;
+    }
+    px_transform_point(&na, result->point_a, result->point_a);
+    px_transform_point(&na, result->point_b, result->point_b);
+    px_transform_vector(&na, result->normal, result->normal);
+    return status;
+}
+
+px_status px_gjk_overlap(const px_gjk_input* input, const px_gjk_config* config, px_simplex_cache* cache,
+                         bool* overlap)
+{
+    if (overlap == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    *overlap = false;
+    px_status status = pxi_gjk_validate(input, config);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    px_gjk_config defaults;
+    if (config == NULL)
+    {
+        defaults = px_gjk_default_config();
+        config = &defaults;
+    }
+    px_transform rel;
+    status = px_transform_normalized(&input->b_in_a, &rel);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    pxi_gjk_pair pair;
+    pxi_gjk_pair_init(&pair, input->a, input->b, &rel);
+    float radius = config->use_radii ? input->a->radius + input->b->radius : 0.0f;
+    pxi_gjk_state st;
+    status = pxi_gjk_run(&pair, config, cache, radius, &st);
+    if (status < 0)
+    {
+        if (cache != NULL)
+        {
+            memset(cache, 0, sizeof(*cache));
+        }
+        return status;
+    }
+    /* Every other exit checked its last support plane and found it does not separate by more than the
+     * radii: the lower bound of the distance is within them, so the shapes overlap or touch. */
+    *overlap = st.exit != PX_GJK_EXIT_SEPARATED;
+    return status;
+}
+
+px_status px_gjk_overlap_world(const px_shape* a, const px_transform* ta, const px_shape* b, const px_transform* tb,
+                               const px_gjk_config* config, bool* overlap)
+{
+    if (overlap == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    *overlap = false;
+    px_gjk_input input;
+    px_transform na;
+    input.a = a;
+    input.b = b;
+    px_status status = relative_pose(ta, tb, &na, &input.b_in_a);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    return px_gjk_overlap(&input, config, NULL, overlap);
+}

@@ -1,0 +1,78 @@
+/* GJK internals shared with the modules built on it (EPA, casts, contacts): the posed pair with its
+ * support mapping in A's frame, and the GJK loop that exposes its final simplex. */
+#pragma once
+
+#include "../shapes/support_internal.h"
+#include "../simplex/simplex_internal.h"
+
+#include "proxima/gjk.h"
+
+/* A and B in A's frame: B's rotation as a matrix (both ways) and translation. */
+typedef struct pxi_gjk_pair
+{
+    const px_shape* a;
+    const px_shape* b;
+    px_rot rot_b; /* B local -> frame A */
+    vec3 pos_b;
+    bool b_rotated; /* false when b_in_a has the identity rotation: skip the matrix products */
+} pxi_gjk_pair;
+
+void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b, const px_transform* b_in_a);
+
+/* Support of B along d (frame A), returned in frame A. */
+static inline int32_t pxi_support_b(const pxi_gjk_pair* pair, const vec3 d, vec3 dest)
+{
+    if (!pair->b_rotated)
+    {
+        int32_t i = pxi_support_core(pair->b, d, dest);
+        px_v3_add(dest, pair->pos_b, dest);
+        return i;
+    }
+    vec3 dl, s;
+    px_rot_tmulv(&pair->rot_b, d, dl);
+    int32_t i = pxi_support_core(pair->b, dl, s);
+    px_rot_mulv(&pair->rot_b, s, dest);
+    px_v3_add(dest, pair->pos_b, dest);
+    return i;
+}
+
+/* Vertex of B by support index, in frame A. */
+static inline bool pxi_vertex_b(const pxi_gjk_pair* pair, int32_t index, vec3 dest)
+{
+    vec3 s;
+    if (!pxi_shape_vertex(pair->b, index, s))
+    {
+        return false;
+    }
+    if (pair->b_rotated)
+    {
+        px_rot_mulv(&pair->rot_b, s, dest);
+    }
+    else
+    {
+        px_v3_copy(s, dest);
+    }
+    px_v3_add(dest, pair->pos_b, dest);
+    return true;
+}
+
+/* State of a GJK run on the cores. */
+typedef struct pxi_gjk_state
+{
+    px_simplex simplex; /* the best simplex found (its closest point is v) */
+    vec3 v;             /* closest point of A - B found: point_a - point_b */
+    float vv;           /* |v|^2 */
+    float max_w2;       /* largest |w|^2 seen: the scale of the rounding tolerances */
+    int iterations;
+    px_gjk_exit exit;
+} pxi_gjk_state;
+
+/* Run GJK on the cores. When separation_radius >= 0 the loop stops early (PX_GJK_EXIT_SEPARATED) as soon
+ * as a support plane proves the cores are farther apart than it, or (PX_GJK_EXIT_OVERLAP) as soon as
+ * |v| <= separation_radius; pass a negative value for a full distance query.
+ * Returns PX_OK, PX_WARN_MAX_ITERATIONS or PX_ERR_NON_FINITE. */
+px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_simplex_cache* cache,
+                      float separation_radius, pxi_gjk_state* state);
+
+/* Validate a query's shapes and config. */
+px_status pxi_gjk_validate(const px_gjk_input* input, const px_gjk_config* config);

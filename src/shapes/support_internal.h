@@ -1,0 +1,177 @@
+/* Support mappings of the shape cores (rounding radius excluded): the point of the core farthest along
+ * a direction, in the shape's local frame, and the index that names it. GJK calls these in its inner
+ * loop, so they are inline, switch on the type, and do no validation (queries validate up front). */
+#pragma once
+
+#include "../core/px_math.h"
+
+#include "proxima/shapes.h"
+
+/* Returned by the hull scan when it met a NaN or Inf dot product (a non-finite or overflowing point). */
+#define PXI_SUPPORT_NON_FINITE INT32_MIN
+
+/* Index of the hull point with the largest dot product with d (first one on ties), or
+ * PXI_SUPPORT_NON_FINITE. SIMD, dispatched at run time (hull_scan.c). count >= 1. */
+int32_t pxi_hull_scan(const float* points, int count, const vec3 d);
+
+static inline int32_t pxi_support_core(const px_shape* s, const vec3 d, vec3 dest)
+{
+    switch (s->type)
+    {
+    case PX_SHAPE_POINT:
+    case PX_SHAPE_SPHERE:
+        px_v3_zero(dest);
+        return 0;
+    case PX_SHAPE_SEGMENT:
+        if (px_v3_dot(s->segment.b, d) > px_v3_dot(s->segment.a, d))
+        {
+            px_v3_copy(s->segment.b, dest);
+            return 1;
+        }
+        px_v3_copy(s->segment.a, dest);
+        return 0;
+    case PX_SHAPE_TRIANGLE:
+    {
+        float da = px_v3_dot(s->triangle.a, d);
+        float db = px_v3_dot(s->triangle.b, d);
+        float dc = px_v3_dot(s->triangle.c, d);
+        if (db > da && db >= dc)
+        {
+            px_v3_copy(s->triangle.b, dest);
+            return 1;
+        }
+        if (dc > da)
+        {
+            px_v3_copy(s->triangle.c, dest);
+            return 2;
+        }
+        px_v3_copy(s->triangle.a, dest);
+        return 0;
+    }
+    case PX_SHAPE_CAPSULE:
+    {
+        float h = s->capsule.half_height;
+        bool up = d[1] >= 0.0f;
+        px_v3_set(0.0f, up ? h : -h, 0.0f, dest);
+        return up ? 1 : 0;
+    }
+    case PX_SHAPE_BOX:
+    {
+        const float* h = s->box.half_extents;
+        int32_t index = 0;
+        for (int i = 0; i < 3; ++i)
+        {
+            bool pos = d[i] >= 0.0f;
+            dest[i] = pos ? h[i] : -h[i];
+            index |= (int32_t)pos << i;
+        }
+        return index;
+    }
+    case PX_SHAPE_CYLINDER:
+    {
+        float h = s->cylinder.half_height, r = s->cylinder.radius;
+        float rxz2 = d[0] * d[0] + d[2] * d[2];
+        dest[1] = d[1] >= 0.0f ? h : -h;
+        if (rxz2 > 0.0f)
+        {
+            float k = r / sqrtf(rxz2);
+            dest[0] = d[0] * k;
+            dest[2] = d[2] * k;
+        }
+        else
+        {
+            dest[0] = 0.0f;
+            dest[2] = 0.0f;
+        }
+        return PX_NULL_INDEX;
+    }
+    case PX_SHAPE_CONE:
+    {
+        float h = s->cylinder.half_height, r = s->cylinder.radius;
+        float rxz = sqrtf(d[0] * d[0] + d[2] * d[2]);
+        /* apex (0, h, 0) against the best rim point (r d_xz / |d_xz|, -h) */
+        if (h * d[1] >= -h * d[1] + r * rxz)
+        {
+            px_v3_set(0.0f, h, 0.0f, dest);
+            return 0;
+        }
+        /* straight down (rxz == 0) the whole base disc supports; take its centre */
+        float k = rxz > 0.0f ? r / rxz : 0.0f;
+        px_v3_set(d[0] * k, -h, d[2] * k, dest);
+        return PX_NULL_INDEX;
+    }
+    case PX_SHAPE_HULL:
+    {
+        int32_t i = pxi_hull_scan(s->hull.points, s->hull.count, d);
+        if (PX_UNLIKELY(i == PXI_SUPPORT_NON_FINITE))
+        {
+            dest[0] = dest[1] = dest[2] = NAN;
+            return i;
+        }
+        const float* p = s->hull.points + 3 * (size_t)i;
+        px_v3_set(p[0], p[1], p[2], dest);
+        return i;
+    }
+    case PX_SHAPE_USER:
+        return s->user.fn(s->user.user_data, d, dest);
+    default:
+        px_v3_zero(dest);
+        return PX_NULL_INDEX;
+    }
+}
+
+/* The core vertex a support index names, for rebuilding a cached simplex. False when the shape has no
+ * such vertex (curved supports, user shapes, an out-of-range index from a stale cache). */
+static inline bool pxi_shape_vertex(const px_shape* s, int32_t index, vec3 dest)
+{
+    switch (s->type)
+    {
+    case PX_SHAPE_POINT:
+    case PX_SHAPE_SPHERE:
+        px_v3_zero(dest);
+        return index == 0;
+    case PX_SHAPE_SEGMENT:
+        if (index == 0 || index == 1)
+        {
+            px_v3_copy(index == 0 ? s->segment.a : s->segment.b, dest);
+            return true;
+        }
+        return false;
+    case PX_SHAPE_TRIANGLE:
+        if (index >= 0 && index <= 2)
+        {
+            px_v3_copy(index == 0 ? s->triangle.a : (index == 1 ? s->triangle.b : s->triangle.c), dest);
+            return true;
+        }
+        return false;
+    case PX_SHAPE_CAPSULE:
+        px_v3_set(0.0f, index == 1 ? s->capsule.half_height : -s->capsule.half_height, 0.0f, dest);
+        return index == 0 || index == 1;
+    case PX_SHAPE_BOX:
+        if (index >= 0 && index <= 7)
+        {
+            for (int i = 0; i < 3; ++i)
+            {
+                dest[i] = (index >> i) & 1 ? s->box.half_extents[i] : -s->box.half_extents[i];
+            }
+            return true;
+        }
+        return false;
+    case PX_SHAPE_CONE:
+        px_v3_set(0.0f, s->cylinder.half_height, 0.0f, dest);
+        return index == 0;
+    case PX_SHAPE_HULL:
+        if (index >= 0 && index < s->hull.count)
+        {
+            const float* p = s->hull.points + 3 * (size_t)index;
+            px_v3_set(p[0], p[1], p[2], dest);
+            return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* Validate a shape for a query without touching hull points (the scans detect non-finite points). */
+px_status pxi_shape_validate_fast(const px_shape* shape);
