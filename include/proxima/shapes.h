@@ -38,6 +38,51 @@ typedef enum px_shape_type
 /// It must be deterministic and thread-safe (queries may run on several threads).
 typedef int32_t (*px_support_fn)(const void* user_data, const vec3 direction, vec3 dest);
 
+/// Core of PX_SHAPE_SEGMENT.
+typedef struct px_segment_data
+{
+    vec3 a, b; ///< End points
+} px_segment_data;
+
+/// Core of PX_SHAPE_TRIANGLE.
+typedef struct px_triangle_data
+{
+    vec3 a, b, c; ///< Vertices
+} px_triangle_data;
+
+/// Core of PX_SHAPE_CAPSULE.
+typedef struct px_capsule_data
+{
+    float half_height; ///< Half length of the core segment along y [Units: length] [Limit: >= 0]
+} px_capsule_data;
+
+/// Core of PX_SHAPE_BOX.
+typedef struct px_box_data
+{
+    vec3 half_extents; ///< [Units: length] [Limit: >= 0 each]
+} px_box_data;
+
+/// Core of PX_SHAPE_CYLINDER and PX_SHAPE_CONE.
+typedef struct px_cylinder_data
+{
+    float half_height; ///< Half of the length along y [Units: length] [Limit: >= 0]
+    float radius;      ///< Radius of the circle(s), not the rounding radius [Units: length] [Limit: >= 0]
+} px_cylinder_data;
+
+/// Core of PX_SHAPE_HULL.
+typedef struct px_hull_data
+{
+    const float* points; ///< Packed xyz [(x, y, z) * count]; owned by the caller
+    int count;           ///< Number of points [Limit: > 0]
+} px_hull_data;
+
+/// Core of PX_SHAPE_USER.
+typedef struct px_user_data
+{
+    px_support_fn fn;      ///< Support function [Limit: not NULL]
+    const void* user_data; ///< Passed to fn
+} px_user_data;
+
 /// A convex shape. Build one with a px_shape_* constructor; set `radius` afterwards to round any core.
 typedef struct px_shape
 {
@@ -45,37 +90,13 @@ typedef struct px_shape
     float radius;       ///< Rounding radius added to the core in every direction [Units: length] [Limit: >= 0]
     union
     {
-        struct
-        {
-            vec3 a, b;
-        } segment; ///< PX_SHAPE_SEGMENT
-        struct
-        {
-            vec3 a, b, c;
-        } triangle; ///< PX_SHAPE_TRIANGLE
-        struct
-        {
-            float half_height; ///< [Units: length] [Limit: >= 0]
-        } capsule;             ///< PX_SHAPE_CAPSULE
-        struct
-        {
-            vec3 half_extents; ///< [Units: length] [Limit: >= 0 each]
-        } box;                 ///< PX_SHAPE_BOX
-        struct
-        {
-            float half_height; ///< Half of the length along y [Units: length] [Limit: >= 0]
-            float radius;      ///< Radius of the circle(s), not the rounding radius [Limit: >= 0]
-        } cylinder;            ///< PX_SHAPE_CYLINDER and PX_SHAPE_CONE
-        struct
-        {
-            const float* points; ///< Packed xyz [(x, y, z) * count]; owned by the caller
-            int count;           ///< Number of points [Limit: > 0]
-        } hull;                  ///< PX_SHAPE_HULL
-        struct
-        {
-            px_support_fn fn;      ///< Support function [Limit: not NULL]
-            const void* user_data; ///< Passed to fn
-        } user;                    ///< PX_SHAPE_USER
+        px_segment_data segment;   ///< PX_SHAPE_SEGMENT
+        px_triangle_data triangle; ///< PX_SHAPE_TRIANGLE
+        px_capsule_data capsule;   ///< PX_SHAPE_CAPSULE
+        px_box_data box;           ///< PX_SHAPE_BOX
+        px_cylinder_data cylinder; ///< PX_SHAPE_CYLINDER and PX_SHAPE_CONE
+        px_hull_data hull;         ///< PX_SHAPE_HULL
+        px_user_data user;         ///< PX_SHAPE_USER
     };
 } px_shape;
 

@@ -5,6 +5,7 @@
  * writes its inputs. Library code calls vector math only through these px_v3_* helpers. */
 #pragma once
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 

@@ -81,18 +81,26 @@ void px_transform_inv_mul(const px_transform* a, const px_transform* b, px_trans
     *dest = r;
 }
 
-px_status px_transform_validate(const px_transform* t)
+/* Squared quaternion norm, or -1 when anything is NaN or Inf. */
+static float checked_norm2(const px_transform* t)
 {
-    if (t == NULL)
+    const float* q = t->q;
+    float finite = (q[0] - q[0]) + (q[1] - q[1]) + (q[2] - q[2]) + (q[3] - q[3]) + (t->p[0] - t->p[0]) +
+                   (t->p[1] - t->p[1]) + (t->p[2] - t->p[2]);
+    if (!(finite == 0.0f))
     {
-        return PX_ERR_INVALID_ARGUMENT;
+        return -1.0f;
     }
-    float qs = (t->q[0] - t->q[0]) + (t->q[1] - t->q[1]) + (t->q[2] - t->q[2]) + (t->q[3] - t->q[3]);
-    if (!(qs == 0.0f) || !px_v3_is_finite(t->p))
+    return q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+}
+
+/* Status of a pose from its checked squared norm. */
+static px_status norm2_status(float n2)
+{
+    if (n2 < 0.0f)
     {
         return PX_ERR_NON_FINITE;
     }
-    float n2 = t->q[0] * t->q[0] + t->q[1] * t->q[1] + t->q[2] * t->q[2] + t->q[3] * t->q[3];
     /* written so that an overflowing (Inf) norm fails too */
     if (!(n2 > 1.0e-12f && n2 < 1.0e12f))
     {
@@ -101,25 +109,39 @@ px_status px_transform_validate(const px_transform* t)
     return PX_OK;
 }
 
+px_status px_transform_validate(const px_transform* t)
+{
+    if (t == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    return norm2_status(checked_norm2(t));
+}
+
 px_status px_transform_normalized(const px_transform* t, px_transform* dest)
 {
-    px_status status = px_transform_validate(t);
+    if (t == NULL)
+    {
+        px_transform_identity(dest);
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    float n2 = checked_norm2(t);
+    px_status status = norm2_status(n2);
     if (status != PX_OK)
     {
         px_transform_identity(dest);
         return status;
     }
-    px_transform r = *t;
-    float n2 = r.q[0] * r.q[0] + r.q[1] * r.q[1] + r.q[2] * r.q[2] + r.q[3] * r.q[3];
-    /* Leave exactly-unit quaternions bit-identical; rescale anything that drifted. */
-    if (n2 != 1.0f)
+    *dest = *t;
+    /* A quaternion rounded to float from a unit one has |q|^2 within a few ulps of 1: keep it bit for bit
+     * (and skip the square root); rescale anything that drifted further. */
+    if (fabsf(n2 - 1.0f) > 4.0f * FLT_EPSILON)
     {
         float inv = 1.0f / sqrtf(n2);
         for (int i = 0; i < 4; ++i)
         {
-            r.q[i] *= inv;
+            dest->q[i] *= inv;
         }
     }
-    *dest = r;
     return PX_OK;
 }

@@ -37,12 +37,9 @@ void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b,
     px_rot_from_quat(b_in_a->q, &pair->rot_b);
 }
 
-px_status pxi_gjk_validate(const px_gjk_input* input, const px_gjk_config* config)
+/* Validate the shapes and the config of a query (not the pose). */
+static px_status validate_shapes_config(const px_shape* a, const px_shape* b, const px_gjk_config* config)
 {
-    if (input == NULL)
-    {
-        return PX_ERR_INVALID_ARGUMENT;
-    }
     if (config != NULL)
     {
         if (config->max_iterations <= 0 || !(config->rel_tolerance > 0.0f) || !(config->abs_tolerance >= 0.0f) ||
@@ -51,16 +48,18 @@ px_status pxi_gjk_validate(const px_gjk_input* input, const px_gjk_config* confi
             return PX_ERR_INVALID_ARGUMENT;
         }
     }
-    px_status status = pxi_shape_validate_fast(input->a);
-    if (status == PX_OK)
+    px_status status = pxi_shape_validate_fast(a);
+    return status != PX_OK ? status : pxi_shape_validate_fast(b);
+}
+
+px_status pxi_gjk_validate(const px_gjk_input* input, const px_gjk_config* config)
+{
+    if (input == NULL)
     {
-        status = pxi_shape_validate_fast(input->b);
+        return PX_ERR_INVALID_ARGUMENT;
     }
-    if (status == PX_OK)
-    {
-        status = px_transform_validate(&input->b_in_a);
-    }
-    return status;
+    px_status status = validate_shapes_config(input->a, input->b, config);
+    return status != PX_OK ? status : px_transform_validate(&input->b_in_a);
 }
 
 /* Rebuild the cached simplex from support indices. False (simplex left empty) when the cache is empty or
@@ -140,7 +139,6 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
         }
     }
 
-    px_simplex backup;
     int iter = 0;
     for (; iter < config->max_iterations; ++iter)
     {
@@ -182,13 +180,14 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
         }
 
         max_w2 = px_maxf(max_w2, px_v3_norm2(w));
-        backup = *s;
         pxi_simplex_push(s, p, q, ia, ib);
         vec3 v_new;
-        uint32_t f = pxi_simplex_reduce(s, v_new, &degenerate);
+        float bary[4];
+        uint32_t f = pxi_simplex_solve(s, bary, v_new, &degenerate);
         float vv_new = px_v3_norm2(v_new);
         if (f == 15u)
         {
+            pxi_simplex_commit(s, f, bary);
             px_v3_zero(st->v);
             vv = 0.0f;
             st->exit = PX_GJK_EXIT_OVERLAP;
@@ -198,11 +197,13 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
         /* written so that NaN fails the test and takes the exit */
         if (!(vv_new < vv))
         {
-            *s = backup;
+            /* rounding floor: drop the new vertex and keep the previous, better simplex as it was */
+            s->count--;
             st->exit = PX_GJK_EXIT_NO_PROGRESS;
             ++iter;
             break;
         }
+        pxi_simplex_commit(s, f, bary);
         px_v3_copy(v_new, st->v);
         vv = vv_new;
         if (vv <= k_touch * k_touch * max_w2 || vv <= abs_tol2 || (early_out && vv <= sep2))
@@ -274,35 +275,25 @@ static void fill_result(const pxi_gjk_pair* pair, const pxi_gjk_state* st, bool 
     r->distance = 0.0f;
 }
 
-px_status px_gjk_distance(const px_gjk_input* input, const px_gjk_config* config, px_simplex_cache* cache,
-                          px_gjk_result* result)
+/* Resolve a NULL config to the defaults. */
+static const px_gjk_config* config_or_default(const px_gjk_config* config, px_gjk_config* storage)
 {
-    if (result == NULL)
+    if (config != NULL)
     {
-        return PX_ERR_INVALID_ARGUMENT;
+        return config;
     }
-    memset(result, 0, sizeof(*result));
-    px_status status = pxi_gjk_validate(input, config);
-    if (status != PX_OK)
-    {
-        return status;
-    }
-    px_gjk_config defaults;
-    if (config == NULL)
-    {
-        defaults = px_gjk_default_config();
-        config = &defaults;
-    }
-    px_transform rel;
-    status = px_transform_normalized(&input->b_in_a, &rel);
-    if (status != PX_OK)
-    {
-        return status;
-    }
+    *storage = px_gjk_default_config();
+    return storage;
+}
+
+/* Distance on validated shapes and config, with a normalized relative pose. */
+static px_status distance_core(const px_shape* a, const px_shape* b, const px_transform* b_in_a,
+                               const px_gjk_config* config, px_simplex_cache* cache, px_gjk_result* result)
+{
     pxi_gjk_pair pair;
-    pxi_gjk_pair_init(&pair, input->a, input->b, &rel);
+    pxi_gjk_pair_init(&pair, a, b, b_in_a);
     pxi_gjk_state st;
-    status = pxi_gjk_run(&pair, config, cache, -1.0f, &st);
+    px_status status = pxi_gjk_run(&pair, config, cache, -1.0f, &st);
     if (status < 0)
     {
         if (cache != NULL)
@@ -315,11 +306,54 @@ px_status px_gjk_distance(const px_gjk_input* input, const px_gjk_config* config
     return status;
 }
 
-/* Validate world poses and build the relative pose. */
-static px_status relative_pose(const px_transform* ta, const px_transform* tb, px_transform* na, px_transform* rel)
+/* Overlap on validated shapes and config, with a normalized relative pose. */
+static px_status overlap_core(const px_shape* a, const px_shape* b, const px_transform* b_in_a,
+                              const px_gjk_config* config, px_simplex_cache* cache, bool* overlap)
 {
+    pxi_gjk_pair pair;
+    pxi_gjk_pair_init(&pair, a, b, b_in_a);
+    float radius = config->use_radii ? a->radius + b->radius : 0.0f;
+    pxi_gjk_state st;
+    px_status status = pxi_gjk_run(&pair, config, cache, radius, &st);
+    if (status < 0)
+    {
+        if (cache != NULL)
+        {
+            memset(cache, 0, sizeof(*cache));
+        }
+        return status;
+    }
+    /* Every other exit checked its last support plane and found it does not separate by more than the
+     * radii: the lower bound of the distance is within them, so the shapes overlap or touch. */
+    *overlap = st.exit != PX_GJK_EXIT_SEPARATED;
+    return status;
+}
+
+/* Validate a relative-pose query and normalize its pose. */
+static px_status prepare_relative(const px_gjk_input* input, const px_gjk_config* config, px_transform* rel)
+{
+    if (input == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    px_status status = validate_shapes_config(input->a, input->b, config);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    return px_transform_normalized(&input->b_in_a, rel);
+}
+
+/* Validate a world-space query: shapes, config, poses; build the relative pose. */
+static px_status prepare_world(const px_shape* a, const px_transform* ta, const px_shape* b, const px_transform* tb,
+                               const px_gjk_config* config, px_transform* na, px_transform* rel)
+{
+    px_status status = validate_shapes_config(a, b, config);
     px_transform nb;
-    px_status status = px_transform_normalized(ta, na);
+    if (status == PX_OK)
+    {
+        status = px_transform_normalized(ta, na);
+    }
     if (status == PX_OK)
     {
         status = px_transform_normalized(tb, &nb);
@@ -332,6 +366,24 @@ static px_status relative_pose(const px_transform* ta, const px_transform* tb, p
     return PX_OK;
 }
 
+px_status px_gjk_distance(const px_gjk_input* input, const px_gjk_config* config, px_simplex_cache* cache,
+                          px_gjk_result* result)
+{
+    if (result == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    memset(result, 0, sizeof(*result));
+    px_transform rel;
+    px_status status = prepare_relative(input, config, &rel);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    px_gjk_config defaults;
+    return distance_core(input->a, input->b, &rel, config_or_default(config, &defaults), cache, result);
+}
+
 px_status px_gjk_distance_world(const px_shape* a, const px_transform* ta, const px_shape* b, const px_transform* tb,
                                 const px_gjk_config* config, px_gjk_result* result)
 {
@@ -340,16 +392,14 @@ px_status px_gjk_distance_world(const px_shape* a, const px_transform* ta, const
         return PX_ERR_INVALID_ARGUMENT;
     }
     memset(result, 0, sizeof(*result));
-    px_gjk_input input;
-    px_transform na;
-    input.a = a;
-    input.b = b;
-    px_status status = relative_pose(ta, tb, &na, &input.b_in_a);
+    px_transform na, rel;
+    px_status status = prepare_world(a, ta, b, tb, config, &na, &rel);
     if (status != PX_OK)
     {
         return status;
     }
-    status = px_gjk_distance(&input, config, NULL, result);
+    px_gjk_config defaults;
+    status = distance_core(a, b, &rel, config_or_default(config, &defaults), NULL, result);
     if (status < 0)
     {
         return status;
@@ -368,40 +418,14 @@ px_status px_gjk_overlap(const px_gjk_input* input, const px_gjk_config* config,
         return PX_ERR_INVALID_ARGUMENT;
     }
     *overlap = false;
-    px_status status = pxi_gjk_validate(input, config);
+    px_transform rel;
+    px_status status = prepare_relative(input, config, &rel);
     if (status != PX_OK)
     {
         return status;
     }
     px_gjk_config defaults;
-    if (config == NULL)
-    {
-        defaults = px_gjk_default_config();
-        config = &defaults;
-    }
-    px_transform rel;
-    status = px_transform_normalized(&input->b_in_a, &rel);
-    if (status != PX_OK)
-    {
-        return status;
-    }
-    pxi_gjk_pair pair;
-    pxi_gjk_pair_init(&pair, input->a, input->b, &rel);
-    float radius = config->use_radii ? input->a->radius + input->b->radius : 0.0f;
-    pxi_gjk_state st;
-    status = pxi_gjk_run(&pair, config, cache, radius, &st);
-    if (status < 0)
-    {
-        if (cache != NULL)
-        {
-            memset(cache, 0, sizeof(*cache));
-        }
-        return status;
-    }
-    /* Every other exit checked its last support plane and found it does not separate by more than the
-     * radii: the lower bound of the distance is within them, so the shapes overlap or touch. */
-    *overlap = st.exit != PX_GJK_EXIT_SEPARATED;
-    return status;
+    return overlap_core(input->a, input->b, &rel, config_or_default(config, &defaults), cache, overlap);
 }
 
 px_status px_gjk_overlap_world(const px_shape* a, const px_transform* ta, const px_shape* b, const px_transform* tb,
@@ -412,14 +436,12 @@ px_status px_gjk_overlap_world(const px_shape* a, const px_transform* ta, const 
         return PX_ERR_INVALID_ARGUMENT;
     }
     *overlap = false;
-    px_gjk_input input;
-    px_transform na;
-    input.a = a;
-    input.b = b;
-    px_status status = relative_pose(ta, tb, &na, &input.b_in_a);
+    px_transform na, rel;
+    px_status status = prepare_world(a, ta, b, tb, config, &na, &rel);
     if (status != PX_OK)
     {
         return status;
     }
-    return px_gjk_overlap(&input, config, NULL, overlap);
+    px_gjk_config defaults;
+    return overlap_core(a, b, &rel, config_or_default(config, &defaults), NULL, overlap);
 }

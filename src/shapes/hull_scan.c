@@ -10,7 +10,7 @@
  * OR-ing those bits into an accumulator costs two instructions per vector and catches a NaN or Inf point
  * in any direction, even one that would never be selected.
  *
- * Paths: AVX (8 points per step, chosen at run time with __builtin_cpu_supports), SSE2 (4 points, the
+ * Paths: AVX2 (8 points per step, chosen at run time with __builtin_cpu_supports), SSE2 (4 points, the
  * x86-64 baseline), and scalar elsewhere. */
 #include "support_internal.h"
 
@@ -44,21 +44,18 @@ static bool scan_scalar(const float* pts, int begin, int count, const vec3 d, fl
 
 #if PXI_HAVE_X86
 
-/* Reduce per-lane maxima to the overall maximum, lowest index on ties. */
-static void reduce_lanes(const float* vals, const float* idx, int lanes, float* best, int32_t* best_index)
+/* Overall maximum of four lanes and the lowest index that attains it (indices are exact floats). */
+static int32_t reduce_sse(__m128 best, __m128 best_idx, float* best_value)
 {
-    float b = vals[0];
-    float bi = idx[0];
-    for (int k = 1; k < lanes; ++k)
-    {
-        if (vals[k] > b || (vals[k] == b && idx[k] < bi))
-        {
-            b = vals[k];
-            bi = idx[k];
-        }
-    }
-    *best = b;
-    *best_index = (int32_t)bi;
+    __m128 m = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(2, 3, 0, 1)));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    /* lanes holding the maximum keep their index, the others +inf; then take the smallest index */
+    __m128 eq = _mm_cmpeq_ps(best, m);
+    __m128 idx = _mm_or_ps(_mm_and_ps(eq, best_idx), _mm_andnot_ps(eq, _mm_set1_ps(INFINITY)));
+    idx = _mm_min_ps(idx, _mm_shuffle_ps(idx, idx, _MM_SHUFFLE(2, 3, 0, 1)));
+    idx = _mm_min_ps(idx, _mm_shuffle_ps(idx, idx, _MM_SHUFFLE(1, 0, 3, 2)));
+    *best_value = _mm_cvtss_f32(m);
+    return (int32_t)_mm_cvtss_f32(idx);
 }
 
 static int32_t scan_sse(const float* pts, int count, const vec3 d)
@@ -87,26 +84,21 @@ static int32_t scan_sse(const float* pts, int count, const vec3 d)
         __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, dx), _mm_mul_ps(y, dy)), _mm_mul_ps(z, dz));
         bad = _mm_or_ps(bad, _mm_sub_ps(dot, dot));
         __m128 gt = _mm_cmpgt_ps(dot, best);
-        best = _mm_or_ps(_mm_and_ps(gt, dot), _mm_andnot_ps(gt, best));
+        best = _mm_max_ps(dot, best); /* a NaN dot returns best: NaN is never selected */
         best_idx = _mm_or_ps(_mm_and_ps(gt, cur_idx), _mm_andnot_ps(gt, best_idx));
         cur_idx = _mm_add_ps(cur_idx, four);
     }
-    float vals[4], idx[4], badv[4];
-    _mm_storeu_ps(vals, best);
-    _mm_storeu_ps(idx, best_idx);
-    _mm_storeu_ps(badv, bad);
     float b;
-    int32_t bi;
-    reduce_lanes(vals, idx, 4, &b, &bi);
-    bool finite = scan_scalar(pts, n4, count, d, &b, &bi);
-    if (!finite || badv[0] != 0.0f || badv[1] != 0.0f || badv[2] != 0.0f || badv[3] != 0.0f)
+    int32_t bi = reduce_sse(best, best_idx, &b);
+    bool finite = _mm_movemask_ps(_mm_cmpneq_ps(bad, _mm_setzero_ps())) == 0;
+    if (n4 < count)
     {
-        return PXI_SUPPORT_NON_FINITE;
+        finite = scan_scalar(pts, n4, count, d, &b, &bi) && finite;
     }
-    return bi;
+    return finite ? bi : PXI_SUPPORT_NON_FINITE;
 }
 
-__attribute__((target("avx"))) static int32_t scan_avx(const float* pts, int count, const vec3 d)
+__attribute__((target("avx2"))) static int32_t scan_avx2(const float* pts, int count, const vec3 d)
 {
     const __m256 dx = _mm256_set1_ps(d[0]);
     const __m256 dy = _mm256_set1_ps(d[1]);
@@ -118,7 +110,7 @@ __attribute__((target("avx"))) static int32_t scan_avx(const float* pts, int cou
     __m256 cur_idx = _mm256_setr_ps(0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f);
     __m256 bad = _mm256_setzero_ps();
     int n8 = count & ~7;
-    /* hot loop */
+    /* hot loop: 6 loads, 5 shuffles, 5 arithmetic, 5 bookkeeping per 8 points */
     for (int i = 0; i < n8; i += 8)
     {
         const float* p = pts + 3 * (size_t)i;
@@ -134,21 +126,22 @@ __attribute__((target("avx"))) static int32_t scan_avx(const float* pts, int cou
             _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, dx), _mm256_mul_ps(y, dy)), _mm256_mul_ps(z, dz));
         bad = _mm256_or_ps(bad, _mm256_sub_ps(dot, dot));
         __m256 gt = _mm256_cmp_ps(dot, best, _CMP_GT_OQ);
-        best = _mm256_blendv_ps(best, dot, gt);
+        best = _mm256_max_ps(dot, best); /* a NaN dot returns best: NaN is never selected */
         best_idx = _mm256_blendv_ps(best_idx, cur_idx, gt);
         cur_idx = _mm256_add_ps(cur_idx, eight);
     }
-    float vals[8], idx[8], badv[8];
-    _mm256_storeu_ps(vals, best);
-    _mm256_storeu_ps(idx, best_idx);
-    _mm256_storeu_ps(badv, bad);
+    /* fold the two halves lane by lane (the high half holds the higher indices), then reduce four */
+    __m128 lo = _mm256_castps256_ps128(best), hi = _mm256_extractf128_ps(best, 1);
+    __m128 lo_i = _mm256_castps256_ps128(best_idx), hi_i = _mm256_extractf128_ps(best_idx, 1);
+    __m128 take_hi = _mm_cmpgt_ps(hi, lo);
+    __m128 best4 = _mm_max_ps(hi, lo);
+    __m128 idx4 = _mm_blendv_ps(lo_i, hi_i, take_hi);
     float b;
-    int32_t bi;
-    reduce_lanes(vals, idx, 8, &b, &bi);
-    bool finite = scan_scalar(pts, n8, count, d, &b, &bi);
-    for (int k = 0; k < 8; ++k)
+    int32_t bi = reduce_sse(best4, idx4, &b);
+    bool finite = _mm256_movemask_ps(_mm256_cmp_ps(bad, _mm256_setzero_ps(), _CMP_NEQ_UQ)) == 0;
+    if (n8 < count)
     {
-        finite = finite && badv[k] == 0.0f;
+        finite = scan_scalar(pts, n8, count, d, &b, &bi) && finite;
     }
     return finite ? bi : PXI_SUPPORT_NON_FINITE;
 }
@@ -161,9 +154,9 @@ int32_t pxi_hull_scan(const float* points, int count, const vec3 d)
     /* float lane indices are exact below 2^24 points */
     if (count >= 8 && count < (1 << 24))
     {
-        if (count >= 16 && __builtin_cpu_supports("avx"))
+        if (count >= 16 && __builtin_cpu_supports("avx2"))
         {
-            return scan_avx(points, count, d);
+            return scan_avx2(points, count, d);
         }
         return scan_sse(points, count, d);
     }

@@ -31,30 +31,31 @@ static inline bool pxi_simplex_contains(const px_simplex* s, const vec3 w, int32
     return false;
 }
 
-/* Reduce to the sub-simplex nearest the origin. Returns the feature mask (in the pre-reduce order);
- * 15 means a tetrahedron encloses the origin. *degenerate reports a flat-tetrahedron fallback. */
-static inline uint32_t pxi_simplex_reduce(px_simplex* s, vec3 dest, bool* degenerate)
+/* Closest point of the simplex to the origin and the weights of its vertices, without changing the
+ * simplex. Returns the feature mask; 15 means a tetrahedron encloses the origin. *degenerate reports a
+ * flat-tetrahedron fallback. */
+static inline uint32_t pxi_simplex_solve(const px_simplex* s, float bary[4], vec3 dest, bool* degenerate)
 {
-    float bary[4] = { 1.0f, 0.0f, 0.0f, 0.0f };
-    uint32_t f;
     *degenerate = false;
+    bary[0] = 1.0f;
+    bary[1] = bary[2] = bary[3] = 0.0f;
     switch (s->count)
     {
     case 1:
         px_v3_copy(s->v[0].w, dest);
-        f = 1u;
-        break;
+        return 1u;
     case 2:
-        f = pxi_closest_origin_segment(s->v[0].w, s->v[1].w, bary, dest);
-        break;
+        return pxi_closest_origin_segment(s->v[0].w, s->v[1].w, bary, dest);
     case 3:
-        f = pxi_closest_origin_triangle(s->v[0].w, s->v[1].w, s->v[2].w, bary, dest);
-        break;
+        return pxi_closest_origin_triangle(s->v[0].w, s->v[1].w, s->v[2].w, bary, dest);
     default:
-        f = pxi_closest_origin_tetrahedron(s->v[0].w, s->v[1].w, s->v[2].w, s->v[3].w, bary, dest, degenerate);
-        break;
+        return pxi_closest_origin_tetrahedron(s->v[0].w, s->v[1].w, s->v[2].w, s->v[3].w, bary, dest, degenerate);
     }
-    /* keep the vertices of the feature, in order */
+}
+
+/* Keep the vertices of feature f, in order, with their weights. */
+static inline void pxi_simplex_commit(px_simplex* s, uint32_t f, const float bary[4])
+{
     int n = 0;
     for (int i = 0; i < s->count; ++i)
     {
@@ -70,6 +71,14 @@ static inline uint32_t pxi_simplex_reduce(px_simplex* s, vec3 dest, bool* degene
     }
     s->count = n;
     s->feature = f;
+}
+
+/* Reduce to the sub-simplex nearest the origin: solve, then commit. */
+static inline uint32_t pxi_simplex_reduce(px_simplex* s, vec3 dest, bool* degenerate)
+{
+    float bary[4];
+    uint32_t f = pxi_simplex_solve(s, bary, dest, degenerate);
+    pxi_simplex_commit(s, f, bary);
     return f;
 }
 
