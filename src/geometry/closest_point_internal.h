@@ -2,13 +2,16 @@
  * the Voronoi feature (a bit mask of the vertices spanning it).
  *
  * Region tests follow Ericson, Real-Time Collision Detection, 5.1.5 (triangle) and 5.1.6 (tetrahedron)
- * with the query point at the origin. Two changes for float robustness:
- *  - In the face region the point is the projection of the origin onto the plane, with the normal taken
- *    from the two shortest edges (the cross product of the shortest pair loses the least to
- *    cancellation). The plane distance then does not depend on the barycentric weights, which are
- *    ill-conditioned on sliver triangles.
- *  - Where rounding can make the region tests lie (a nearly collinear triangle, a nearly flat
- *    tetrahedron) every candidate feature is evaluated and the nearest taken, which is always correct.
+ * with the query point at the origin, changed where float rounding makes them lie:
+ *  - Triangle: Ericson's vertex tests (dot products) are kept; his edge tests (differences of products)
+ *    are replaced by the weights of the origin's projection onto the plane, whose normal comes from the
+ *    two shortest edges. Outside the face, the nearest of the three edges is taken.
+ *  - Face and edge points are computed so that their direction is accurate: the face point is the plane
+ *    projection n (n . a) / |n|^2, independent of the ill-conditioned weights of a sliver; the edge point
+ *    is re-orthogonalized against its edge (see pxi_edge_point). GJK's next search direction is v, so its
+ *    direction matters more than its position.
+ *  - Tetrahedron: faces whose side test is within rounding, and every face of a flat tetrahedron, are
+ *    evaluated and the nearest taken, which is right whichever way rounding went.
  *
  * The GJK simplex solver calls these directly (the origin is what it needs); the public functions in
  * closest_point.c translate the query point to the origin first. Hot code: keep it branch-light. */
@@ -20,8 +23,26 @@
  * is treated as a segment set. */
 #define PXI_TRIANGLE_DEGENERATE_REL 1.0e-10f
 
+/* Rounding bound of the side test -p0 . n, as a multiple of FLT_EPSILON * |p0| * |n|. */
+#define PXI_SIDE_NOISE (8.0f * FLT_EPSILON)
+
 /* A tetrahedron whose opposite-vertex height is below this fraction of its longest edge is flat. */
 #define PXI_TETRA_FLAT_REL 1.0e-6f
+
+/* The point a + s ab of an edge, corrected to be orthogonal to the edge (denom = |ab|^2).
+ *
+ * a + s ab carries a rounding error of about eps |a| along ab, which on a long edge close to the origin
+ * can dwarf the true distance: GJK's next search direction then leans along the edge and picks the
+ * edge's own end points again instead of the vertex that would make progress (a point against a sliver
+ * triangle stops 3e-5 away instead of 1e-9). One Gram-Schmidt step removes the component along ab,
+ * leaving an error of eps |v| instead. */
+static inline void pxi_edge_point(const vec3 a, const vec3 ab, float s, float denom, vec3 dest)
+{
+    vec3 v;
+    px_v3_mad(a, s, ab, v);
+    float k = px_v3_dot(v, ab) / denom;
+    px_v3_mad(v, -k, ab, dest);
+}
 
 /* Closest point of segment ab to the origin. */
 static inline uint32_t pxi_closest_origin_segment(const vec3 a, const vec3 b, float bary[2], vec3 dest)
@@ -48,20 +69,27 @@ static inline uint32_t pxi_closest_origin_segment(const vec3 a, const vec3 b, fl
     float s = t / denom; /* 0 < t < denom, so s is in (0, 1) */
     bary[0] = 1.0f - s;
     bary[1] = s;
-    px_v3_mad(a, s, ab, dest);
+    pxi_edge_point(a, ab, s, denom, dest);
     return 3u;
 }
 
-/* Closest of the three edges of a triangle; used when the face test cannot be trusted. */
-static inline uint32_t pxi_closest_origin_triangle_edges(const vec3 a, const vec3 b, const vec3 c, float bary[3],
-                                                         vec3 dest)
+/* Closest of the edges of a triangle, when the origin does not project into the face. With newest set,
+ * edge ab is skipped: only features containing c are candidates. */
+static inline uint32_t pxi_closest_origin_triangle_edges(const vec3 a, const vec3 b, const vec3 c, bool newest,
+                                                         float bary[3], vec3 dest)
 {
-    float wab[2], wac[2], wbc[2];
-    vec3 pab, pac, pbc;
-    uint32_t fab = pxi_closest_origin_segment(a, b, wab, pab);
+    float wab[2] = { 1.0f, 0.0f }, wac[2], wbc[2];
+    vec3 pab = { 0.0f, 0.0f, 0.0f }, pac, pbc;
+    uint32_t fab = 1u;
+    float dab = INFINITY;
+    if (!newest)
+    {
+        fab = pxi_closest_origin_segment(a, b, wab, pab);
+        dab = px_v3_norm2(pab);
+    }
     uint32_t fac = pxi_closest_origin_segment(a, c, wac, pac);
     uint32_t fbc = pxi_closest_origin_segment(b, c, wbc, pbc);
-    float dab = px_v3_norm2(pab), dac = px_v3_norm2(pac), dbc = px_v3_norm2(pbc);
+    float dac = px_v3_norm2(pac), dbc = px_v3_norm2(pbc);
     if (dab <= dac && dab <= dbc)
     {
         bary[0] = wab[0];
@@ -85,15 +113,65 @@ static inline uint32_t pxi_closest_origin_triangle_edges(const vec3 a, const vec
     return fbc << 1;
 }
 
-/* Face region of triangle abc: project the origin onto the plane. Falls back to the edges when the
- * triangle is degenerate or the weights show the projection is outside after all. */
-static inline uint32_t pxi_closest_origin_triangle_face(const vec3 a, const vec3 b, const vec3 c, const vec3 ab,
-                                                        const vec3 ac, float bary[3], vec3 dest)
+/* Closest point of triangle abc to the origin.
+ *
+ * Vertex regions first, with Ericson's tests (5.1.5): they are plain dot products, reliable in float.
+ * Ericson's edge tests are not: vc = d1 d4 - d3 d2 and its siblings are differences of products that
+ * cancel catastrophically on sliver triangles (a 4800 x 0.2 triangle picks the wrong edge and stalls
+ * GJK 0.08 away from contact). Instead the origin is projected onto the plane, with the normal taken
+ * from the two shortest edges (that cross product loses the least), and its barycentric weights decide:
+ * all >= 0 is the face; otherwise the nearest of the three edges, each computed robustly, is the answer.
+ * Taking the minimum over all three edges cannot be wrong, whatever rounding did to the weights.
+ *
+ * With newest set (the GJK step after adding c), only features containing c are candidates: vertex c,
+ * edges ac and bc, the face. In exact arithmetic GJK's new closest feature always contains the point it
+ * just added (its support plane lies beyond v's), so this is exact, cheaper, and it keeps rounding from
+ * choosing an old edge within noise of the new one, which would stall the loop. */
+static inline uint32_t pxi_closest_origin_triangle_ex(const vec3 a, const vec3 b, const vec3 c, bool newest,
+                                                      float bary[3], vec3 dest)
 {
-    vec3 bc, n;
+    vec3 ab, ac, bc;
+    px_v3_sub(b, a, ab);
+    px_v3_sub(c, a, ac);
     px_v3_sub(c, b, bc);
+
+    if (!newest)
+    {
+        float d1 = -px_v3_dot(ab, a);
+        float d2 = -px_v3_dot(ac, a);
+        if (d1 <= 0.0f && d2 <= 0.0f)
+        {
+            bary[0] = 1.0f;
+            bary[1] = 0.0f;
+            bary[2] = 0.0f;
+            px_v3_copy(a, dest);
+            return 1u;
+        }
+        float d3 = -px_v3_dot(ab, b);
+        float d4 = -px_v3_dot(bc, b);
+        if (d3 >= 0.0f && d4 <= 0.0f)
+        {
+            bary[0] = 0.0f;
+            bary[1] = 1.0f;
+            bary[2] = 0.0f;
+            px_v3_copy(b, dest);
+            return 2u;
+        }
+    }
+    float d5 = -px_v3_dot(ac, c);
+    float d6 = -px_v3_dot(bc, c);
+    if (d5 >= 0.0f && d6 >= 0.0f)
+    {
+        bary[0] = 0.0f;
+        bary[1] = 0.0f;
+        bary[2] = 1.0f;
+        px_v3_copy(c, dest);
+        return 4u;
+    }
+
+    /* all three crosses equal ab x ac in exact arithmetic; use the two shortest edges */
+    vec3 n;
     float lab = px_v3_norm2(ab), lac = px_v3_norm2(ac), lbc = px_v3_norm2(bc);
-    /* all three crosses equal ab x ac in exact arithmetic; pick the two shortest edges */
     float lmax, lmid;
     if (lbc >= lab && lbc >= lac)
     {
@@ -114,116 +192,38 @@ static inline uint32_t pxi_closest_origin_triangle_face(const vec3 a, const vec3
         lmid = px_maxf(lac, lbc);
     }
     float nn = px_v3_norm2(n);
-    if (!(nn > PXI_TRIANGLE_DEGENERATE_REL * lmax * lmid))
+    if (nn > PXI_TRIANGLE_DEGENERATE_REL * lmax * lmid)
     {
-        return pxi_closest_origin_triangle_edges(a, b, c, bary, dest);
+        /* Weights of the origin's projection: signed areas of the sub-triangles against n. (b - q) x (c - q)
+         * with q on the line of n through the origin has the same n-component as b x c. */
+        vec3 t;
+        px_v3_cross(b, c, t);
+        float wa = px_v3_dot(n, t);
+        px_v3_cross(c, a, t);
+        float wb = px_v3_dot(n, t);
+        px_v3_cross(a, b, t);
+        float wc = px_v3_dot(n, t);
+        if (wa >= 0.0f && wb >= 0.0f && wc >= 0.0f)
+        {
+            float inv = 1.0f / (wa + wb + wc);
+            bary[0] = wa * inv;
+            bary[1] = wb * inv;
+            bary[2] = wc * inv;
+            /* the plane offset from the vertex nearest the origin rounds the least */
+            float da = px_v3_norm2(a), db = px_v3_norm2(b), dc = px_v3_norm2(c);
+            const float* base = (da <= db && da <= dc) ? a : (db <= dc ? b : c);
+            px_v3_scale(n, px_v3_dot(n, base) / nn, dest);
+            return 7u;
+        }
     }
-    /* Barycentric weights of the origin's projection: signed areas of the sub-triangles against n.
-     * (b - q) x (c - q) with q on the line of n through the origin has the same n-component as b x c. */
-    vec3 t;
-    px_v3_cross(b, c, t);
-    float wa = px_v3_dot(n, t);
-    px_v3_cross(c, a, t);
-    float wb = px_v3_dot(n, t);
-    px_v3_cross(a, b, t);
-    float wc = px_v3_dot(n, t);
-    if (wa < 0.0f || wb < 0.0f || wc < 0.0f)
-    {
-        /* The region tests said "face" but a weight disagrees: rounding on a sliver. The nearest edge is
-         * then the answer (up to that rounding), and is certainly a point of the triangle. */
-        return pxi_closest_origin_triangle_edges(a, b, c, bary, dest);
-    }
-    float sum = wa + wb + wc;
-    float inv = 1.0f / sum;
-    bary[0] = wa * inv;
-    bary[1] = wb * inv;
-    bary[2] = wc * inv;
-    /* the plane offset from the vertex nearest the origin rounds the least */
-    float da = px_v3_norm2(a), db = px_v3_norm2(b), dc = px_v3_norm2(c);
-    const float* base = (da <= db && da <= dc) ? a : (db <= dc ? b : c);
-    float s = px_v3_dot(n, base) / nn;
-    px_v3_scale(n, s, dest);
-    return 7u;
+    return pxi_closest_origin_triangle_edges(a, b, c, newest, bary, dest);
 }
 
-/* Closest point of triangle abc to the origin (Ericson 5.1.5 with p = 0). */
+/* Closest point of triangle abc to the origin. */
 static inline uint32_t pxi_closest_origin_triangle(const vec3 a, const vec3 b, const vec3 c, float bary[3],
                                                    vec3 dest)
 {
-    vec3 ab, ac;
-    px_v3_sub(b, a, ab);
-    px_v3_sub(c, a, ac);
-
-    float d1 = -px_v3_dot(ab, a);
-    float d2 = -px_v3_dot(ac, a);
-    if (d1 <= 0.0f && d2 <= 0.0f)
-    {
-        bary[0] = 1.0f;
-        bary[1] = 0.0f;
-        bary[2] = 0.0f;
-        px_v3_copy(a, dest);
-        return 1u;
-    }
-
-    float d3 = -px_v3_dot(ab, b);
-    float d4 = -px_v3_dot(ac, b);
-    if (d3 >= 0.0f && d4 <= d3)
-    {
-        bary[0] = 0.0f;
-        bary[1] = 1.0f;
-        bary[2] = 0.0f;
-        px_v3_copy(b, dest);
-        return 2u;
-    }
-
-    float vc = d1 * d4 - d3 * d2;
-    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f)
-    {
-        float s = d1 / (d1 - d3); /* d1 - d3 = |ab|^2 > 0 here */
-        bary[0] = 1.0f - s;
-        bary[1] = s;
-        bary[2] = 0.0f;
-        px_v3_mad(a, s, ab, dest);
-        return 3u;
-    }
-
-    float d5 = -px_v3_dot(ab, c);
-    float d6 = -px_v3_dot(ac, c);
-    if (d6 >= 0.0f && d5 <= d6)
-    {
-        bary[0] = 0.0f;
-        bary[1] = 0.0f;
-        bary[2] = 1.0f;
-        px_v3_copy(c, dest);
-        return 4u;
-    }
-
-    float vb = d5 * d2 - d1 * d6;
-    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f)
-    {
-        float s = d2 / (d2 - d6);
-        bary[0] = 1.0f - s;
-        bary[1] = 0.0f;
-        bary[2] = s;
-        px_v3_mad(a, s, ac, dest);
-        return 5u;
-    }
-
-    float va = d3 * d6 - d5 * d4;
-    float e43 = d4 - d3, e56 = d5 - d6;
-    if (va <= 0.0f && e43 >= 0.0f && e56 >= 0.0f)
-    {
-        float s = e43 / (e43 + e56);
-        vec3 bc;
-        px_v3_sub(c, b, bc);
-        bary[0] = 0.0f;
-        bary[1] = 1.0f - s;
-        bary[2] = s;
-        px_v3_mad(b, s, bc, dest);
-        return 6u;
-    }
-
-    return pxi_closest_origin_triangle_face(a, b, c, ab, ac, bary, dest);
+    return pxi_closest_origin_triangle_ex(a, b, c, false, bary, dest);
 }
 
 /* Map a triangle-local feature mask (bits 0..2 = vertices i0, i1, i2) to tetrahedron vertex bits. */
@@ -234,13 +234,15 @@ static inline uint32_t pxi_remap_feature3(uint32_t f, int i0, int i1, int i2)
 
 /* Closest point of the solid tetrahedron abcd to the origin (Ericson 5.1.6 with p = 0).
  * Returns 15 and dest = 0 when the origin is inside (or on the boundary of) a non-flat tetrahedron.
- * *flat is set when the tetrahedron is too flat for its side tests; then every face is evaluated. */
-static inline uint32_t pxi_closest_origin_tetrahedron(const vec3 a, const vec3 b, const vec3 c, const vec3 d,
-                                                      float bary[4], vec3 dest, bool* flat)
+ * *flat is set when the tetrahedron is too flat for its side tests; then every face is evaluated.
+ * With newest set only the three faces containing d are candidates (see pxi_closest_origin_triangle_ex);
+ * the origin is then known to be on d's side of abc. */
+static inline uint32_t pxi_closest_origin_tetrahedron_ex(const vec3 a, const vec3 b, const vec3 c, const vec3 d,
+                                                         bool newest, float bary[4], vec3 dest, bool* flat)
 {
     const float* v[4] = { a, b, c, d };
-    /* faces with the opposite vertex; each face lists vertex indices so that the feature bits remap */
-    static const int face[4][4] = { { 0, 1, 2, 3 }, { 0, 2, 3, 1 }, { 0, 3, 1, 2 }, { 1, 3, 2, 0 } };
+    /* faces with the opposite vertex last; d is the last vertex of every face that contains it */
+    static const int face[4][4] = { { 0, 1, 2, 3 }, { 0, 2, 3, 1 }, { 1, 0, 3, 2 }, { 2, 1, 3, 0 } };
 
     vec3 e;
     float lmax = 0.0f;
@@ -256,6 +258,7 @@ static inline uint32_t pxi_closest_origin_tetrahedron(const vec3 a, const vec3 b
     /* Side tests: sign of the origin against each face plane, compared with the opposite vertex. The
      * ratio so / sd is also the origin's barycentric weight of the opposite vertex. */
     float so[4], sd[4];
+    bool near[4]; /* the origin is within rounding of this face's plane: its side is unknown */
     bool is_flat = false;
     for (int f = 0; f < 4; ++f)
     {
@@ -270,6 +273,8 @@ static inline uint32_t pxi_closest_origin_tetrahedron(const vec3 a, const vec3 b
         px_v3_sub(po, p0, eo);
         so[f] = -px_v3_dot(n, p0);
         sd[f] = px_v3_dot(n, eo);
+        float nn = px_v3_norm2(n);
+        near[f] = so[f] * so[f] <= PXI_SIDE_NOISE * PXI_SIDE_NOISE * nn * px_v3_norm2(p0);
         /* height of the opposite vertex = sd / |n|; flat when below FLAT_REL * longest edge */
         if (sd[f] * sd[f] <= PXI_TETRA_FLAT_REL * PXI_TETRA_FLAT_REL * px_v3_norm2(n) * lmax)
         {
@@ -283,9 +288,11 @@ static inline uint32_t pxi_closest_origin_tetrahedron(const vec3 a, const vec3 b
     bool inside = true;
     for (int f = 0; f < 4; ++f)
     {
-        /* outside this face when the origin and the opposite vertex are strictly on opposite sides */
-        bool outside = is_flat || (so[f] * sd[f] < 0.0f);
-        if (!outside)
+        /* Outside this face when the origin and the opposite vertex are strictly on opposite sides. A face
+         * whose side test is within rounding is evaluated too: the minimum over the evaluated faces is then
+         * right whichever way the rounding went (and "inside" is only claimed when no face is in doubt). */
+        bool outside = is_flat || near[f] || (so[f] * sd[f] < 0.0f);
+        if (!outside || (newest && f == 0))
         {
             continue;
         }
@@ -293,7 +300,7 @@ static inline uint32_t pxi_closest_origin_tetrahedron(const vec3 a, const vec3 b
         float w[3];
         vec3 q;
         int i0 = face[f][0], i1 = face[f][1], i2 = face[f][2];
-        uint32_t fl = pxi_closest_origin_triangle(v[i0], v[i1], v[i2], w, q);
+        uint32_t fl = pxi_closest_origin_triangle_ex(v[i0], v[i1], v[i2], newest, w, q);
         float d2 = px_v3_norm2(q);
         if (d2 < best)
         {
@@ -331,4 +338,11 @@ static inline uint32_t pxi_closest_origin_tetrahedron(const vec3 a, const vec3 b
         return 15u;
     }
     return best_feature;
+}
+
+/* Closest point of the solid tetrahedron abcd to the origin. */
+static inline uint32_t pxi_closest_origin_tetrahedron(const vec3 a, const vec3 b, const vec3 c, const vec3 d,
+                                                      float bary[4], vec3 dest, bool* flat)
+{
+    return pxi_closest_origin_tetrahedron_ex(a, b, c, d, false, bary, dest, flat);
 }

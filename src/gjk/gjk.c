@@ -15,7 +15,18 @@
  *  - a hard iteration bound returns the best result with PX_WARN_MAX_ITERATIONS. */
 #include "gjk_internal.h"
 
+/* Define PX_GJK_TRACE when compiling this file to print every iteration (debugging only). */
+#ifdef PX_GJK_TRACE
+#include <stdio.h>
+#define GJK_TRACE(...) fprintf(stderr, __VA_ARGS__)
+#else
+#define GJK_TRACE(...) ((void)0)
+#endif
+
 #define PXI_CONFIG_COOKIE 0x50584743 /* "PXGC" */
+
+/* Steps that do not shorten v (within rounding) allowed per query before the loop gives up on them. */
+#define PXI_GJK_MAX_STALLS 2
 
 px_gjk_config px_gjk_default_config(void)
 {
@@ -62,6 +73,17 @@ px_status pxi_gjk_validate(const px_gjk_input* input, const px_gjk_config* confi
     return status != PX_OK ? status : px_transform_validate(&input->b_in_a);
 }
 
+/* Radii sum widened by the rounding floor: rounded shapes closer than this touch. Shared by the distance
+ * and overlap queries so that they always agree. */
+static float pxi_gjk_touch_radius(float radius_sum, float max_w2)
+{
+    if (radius_sum <= 0.0f)
+    {
+        return 0.0f;
+    }
+    return radius_sum + 8.0f * FLT_EPSILON * (sqrtf(max_w2) + radius_sum);
+}
+
 /* Rebuild the cached simplex from support indices. False (simplex left empty) when the cache is empty or
  * does not fit these shapes. */
 static bool warm_start(const pxi_gjk_pair* pair, const px_simplex_cache* cache, px_simplex* s)
@@ -97,9 +119,11 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
     const float abs_tol2 = config->abs_tolerance * config->abs_tolerance;
     /* rounding floors, relative to the size of the Minkowski points */
     const float k_gap = PX_GJK_ROUNDING_FACTOR * FLT_EPSILON;
-    const float k_touch = 4.0f * FLT_EPSILON;
+    /* touching: |v| below the rounding noise of the simplex solver's side tests (PXI_SIDE_NOISE), so the
+     * loop never stalls in the band where it can tell neither "inside" nor "apart" */
+    const float k_touch = 8.0f * FLT_EPSILON;
     const bool early_out = separation_radius >= 0.0f;
-    const float sep2 = early_out ? separation_radius * separation_radius : 0.0f;
+    float sep2 = 0.0f;
 
     float vv = FLT_MAX;
     float max_w2 = 0.0f;
@@ -140,6 +164,7 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
     }
 
     int iter = 0;
+    int stalls = 0;
     for (; iter < config->max_iterations; ++iter)
     {
         vec3 d, p, q, w;
@@ -155,6 +180,11 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
 
         if (s->count > 0)
         {
+            if (early_out)
+            {
+                float sep = pxi_gjk_touch_radius(separation_radius, max_w2);
+                sep2 = sep * sep;
+            }
             float vw = px_v3_dot(st->v, w);
             if (early_out && vw > 0.0f && vw * vw > sep2 * vv)
             {
@@ -163,6 +193,7 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
                 ++iter;
                 break;
             }
+            GJK_TRACE("gjk %d: vw %.9g vv %.9g\n", iter, vw, vv);
             float gap = vv - vw;
             float tol2 = px_maxf(k_gap * k_gap * px_maxf(max_w2, px_v3_norm2(w)), abs_tol2);
             if (gap <= rel * vv || gap * gap <= tol2 * vv)
@@ -183,7 +214,7 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
         pxi_simplex_push(s, p, q, ia, ib);
         vec3 v_new;
         float bary[4];
-        uint32_t f = pxi_simplex_solve(s, bary, v_new, &degenerate);
+        uint32_t f = pxi_simplex_solve_newest(s, bary, v_new, &degenerate);
         float vv_new = px_v3_norm2(v_new);
         if (f == 15u)
         {
@@ -194,15 +225,31 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
             ++iter;
             break;
         }
-        /* written so that NaN fails the test and takes the exit */
-        if (!(vv_new < vv))
+        /* A step that does not shorten v is either the rounding floor (stop, keep the better previous
+         * simplex) or a support plane tangent to a face of A - B, where the new simplex is no nearer but
+         * points its next search somewhere new: a point beside a thin box gains 1e-7 relative and rounds
+         * to "no progress" while the duality gap still says the lower bound is 0. Steps equal within the
+         * rounding noise of |v|^2 (about eps |v| |w|) are therefore taken, a few times at most, since the
+         * gap test above already showed that w lies well beyond v's plane. Written so that NaN fails the test and takes the exit. */
+        bool stalled = !(vv_new < vv);
+        const uint32_t newest = 1u << (s->count - 1);
+        if (stalled && (f & newest) && stalls < PXI_GJK_MAX_STALLS && vv_new <= vv + k_gap * sqrtf(vv * max_w2))
+        {
+            ++stalls;
+            stalled = false;
+        }
+        if (stalled)
         {
             /* rounding floor: drop the new vertex and keep the previous, better simplex as it was */
+            GJK_TRACE("gjk %d: w (%.9g %.9g %.9g) ia %d ib %d -> feature %u, no progress: vv %.9g -> %.9g\n", iter,
+                      w[0], w[1], w[2], ia, ib, f, vv, vv_new);
             s->count--;
-            st->exit = PX_GJK_EXIT_NO_PROGRESS;
+            st->exit = vv <= k_touch * k_touch * max_w2 ? PX_GJK_EXIT_OVERLAP : PX_GJK_EXIT_NO_PROGRESS;
             ++iter;
             break;
         }
+        GJK_TRACE("gjk %d: w (%.9g %.9g %.9g) ia %d ib %d -> feature %u count %d vv %.9g -> %.9g%s\n", iter, w[0],
+                  w[1], w[2], ia, ib, f, s->count, vv, vv_new, degenerate ? " (flat)" : "");
         pxi_simplex_commit(s, f, bary);
         px_v3_copy(v_new, st->v);
         vv = vv_new;
@@ -259,7 +306,7 @@ static void fill_result(const pxi_gjk_pair* pair, const pxi_gjk_state* st, bool 
     vec3 n;
     px_v3_scale(st->v, -1.0f / dist, n); /* v = pa - pb points from B to A */
     float r_sum = ra + rb;
-    if (dist > r_sum)
+    if (dist > pxi_gjk_touch_radius(r_sum, st->max_w2))
     {
         px_v3_mad(pa, ra, n, r->point_a);
         px_v3_mad(pb, -rb, n, r->point_b);
@@ -323,9 +370,12 @@ static px_status overlap_core(const px_shape* a, const px_shape* b, const px_tra
         }
         return status;
     }
-    /* Every other exit checked its last support plane and found it does not separate by more than the
-     * radii: the lower bound of the distance is within them, so the shapes overlap or touch. */
-    *overlap = st.exit != PX_GJK_EXIT_SEPARATED;
+    /* Without a separating plane or an enclosing simplex the loop stopped on its tolerance or on the
+     * rounding floor; then |v| decides, as it does for px_gjk_distance, so both queries always agree. (The
+     * last support plane is no proof: on long shapes a direction off by a rounding error puts it far
+     * beyond the origin even when the shapes are apart.) */
+    float touch = pxi_gjk_touch_radius(radius, st.max_w2);
+    *overlap = st.exit == PX_GJK_EXIT_OVERLAP || (st.exit != PX_GJK_EXIT_SEPARATED && st.vv <= touch * touch);
     return status;
 }
 

@@ -31,26 +31,74 @@ static inline bool pxi_simplex_contains(const px_simplex* s, const vec3 w, int32
     return false;
 }
 
+/* Solve on explicit vertex pointers. */
+static inline uint32_t pxi_simplex_solve_points(const float* const* w, int count, bool newest, float bary[4],
+                                                vec3 dest, bool* degenerate)
+{
+    switch (count)
+    {
+    case 1:
+        px_v3_copy(w[0], dest);
+        return 1u;
+    case 2:
+        return pxi_closest_origin_segment(w[0], w[1], bary, dest);
+    case 3:
+        return pxi_closest_origin_triangle_ex(w[0], w[1], w[2], newest, bary, dest);
+    default:
+        return pxi_closest_origin_tetrahedron_ex(w[0], w[1], w[2], w[3], newest, bary, dest, degenerate);
+    }
+}
+
 /* Closest point of the simplex to the origin and the weights of its vertices, without changing the
  * simplex. Returns the feature mask; 15 means a tetrahedron encloses the origin. *degenerate reports a
- * flat-tetrahedron fallback. */
-static inline uint32_t pxi_simplex_solve(const px_simplex* s, float bary[4], vec3 dest, bool* degenerate)
+ * flat-tetrahedron fallback.
+ *
+ * The kernels' degeneracy tests compare products of up to six lengths (a squared triple product against
+ * squared areas times squared lengths), which underflow for simplices below about 1e-6 and overflow above
+ * about 1e6. A simplex outside [2^-8, 2^8] is therefore scaled by a power of two first: exact, so the
+ * answer is the one the same shapes would get at unit scale. */
+static inline uint32_t pxi_simplex_solve_ex(const px_simplex* s, bool newest, float bary[4], vec3 dest,
+                                            bool* degenerate)
 {
     *degenerate = false;
     bary[0] = 1.0f;
     bary[1] = bary[2] = bary[3] = 0.0f;
-    switch (s->count)
+    const float* w[4];
+    float m = 0.0f;
+    for (int i = 0; i < s->count; ++i)
     {
-    case 1:
-        px_v3_copy(s->v[0].w, dest);
-        return 1u;
-    case 2:
-        return pxi_closest_origin_segment(s->v[0].w, s->v[1].w, bary, dest);
-    case 3:
-        return pxi_closest_origin_triangle(s->v[0].w, s->v[1].w, s->v[2].w, bary, dest);
-    default:
-        return pxi_closest_origin_tetrahedron(s->v[0].w, s->v[1].w, s->v[2].w, s->v[3].w, bary, dest, degenerate);
+        w[i] = s->v[i].w;
+        m = px_maxf(m, px_maxf(fabsf(w[i][0]), px_maxf(fabsf(w[i][1]), fabsf(w[i][2]))));
     }
+    if (PX_LIKELY(s->count == 1 || !(m > 0.0f) || (m >= 0x1p-8f && m <= 0x1p8f)))
+    {
+        return pxi_simplex_solve_points(w, s->count, newest, bary, dest, degenerate);
+    }
+    int e;
+    (void)frexpf(m, &e);
+    float down = ldexpf(1.0f, -e), up = ldexpf(1.0f, e);
+    vec3 scaled[4];
+    for (int i = 0; i < s->count; ++i)
+    {
+        px_v3_scale(s->v[i].w, down, scaled[i]);
+        w[i] = scaled[i];
+    }
+    uint32_t f = pxi_simplex_solve_points(w, s->count, newest, bary, dest, degenerate);
+    px_v3_scale(dest, up, dest);
+    return f;
+}
+
+/* Full solve: every feature of the simplex is a candidate. */
+static inline uint32_t pxi_simplex_solve(const px_simplex* s, float bary[4], vec3 dest, bool* degenerate)
+{
+    return pxi_simplex_solve_ex(s, false, bary, dest, degenerate);
+}
+
+/* GJK step: the last vertex was just added beyond v's plane, so only features containing it are
+ * candidates (exact in exact arithmetic; see pxi_closest_origin_triangle_ex). */
+static inline uint32_t pxi_simplex_solve_newest(const px_simplex* s, float bary[4], vec3 dest, bool* degenerate)
+{
+    return pxi_simplex_solve_ex(s, true, bary, dest, degenerate);
 }
 
 /* Keep the vertices of feature f, in order, with their weights. */
