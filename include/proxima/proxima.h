@@ -6,6 +6,7 @@
 #include "proxima/constants.h"
 #include "proxima/geometry.h"
 #include "proxima/gjk.h"
+#include "proxima/io.h"
 #include "proxima/shapes.h"
 #include "proxima/simplex.h"
 #include "proxima/transform.h"
