@@ -1,0 +1,128 @@
+/* Command-line parsing for the proxima tool: usage text, error reporting, strict numbers and poses.
+ * Numbers must use the whole argument and be finite, so "1.5x", "nan" or "1e99" are usage errors rather
+ * than silently becoming 1.5, NaN or infinity. */
+#include "cli.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_print_usage(FILE* out)
+{
+    fprintf(
+        out,
+        "usage: proxima <command> [options]\n"
+        "\n"
+        "commands:\n"
+        "  demo [--out DIR] [--mesh FILE.obj]\n"
+        "      Distance and overlap (GJK) between every pair of a built-in scene of posed shapes, as a\n"
+        "      table and a summary. Writes DIR/demo_distance.png, a top view of the distance field at one\n"
+        "      height with the shapes' cross-sections and the closest-point segments (DIR defaults to\n"
+        "      'out' and is created if missing). --mesh adds the convex hull of an OBJ file's vertices.\n"
+        "  distance A.obj B.obj [--pose-a x y z qx qy qz qw] [--pose-b x y z qx qy qz qw]\n"
+        "      Distance, closest points and overlap of the convex hulls of two OBJ files' vertices.\n"
+        "      A pose is a translation and a quaternion (x, y, z, w); the default is the identity.\n"
+        "  help, --help\n"
+        "      Show this text.\n"
+        "  --version\n"
+        "      Show the version.\n"
+        "\n"
+        "exit status: 0 success, 1 a file could not be read or a query failed, 2 bad arguments\n");
+}
+
+int cli_usage_error(const char* format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    fputs("proxima: ", stderr);
+    vfprintf(stderr, format, args);
+    fputs("\n\n", stderr);
+    va_end(args);
+    cli_print_usage(stderr);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_fail(const char* format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    fputs("proxima: ", stderr);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+    va_end(args);
+    return CLI_EXIT_FAILURE;
+}
+
+bool cli_parse_float(const char* text, float* dest)
+{
+    if (text == NULL || text[0] == '\0')
+    {
+        return false;
+    }
+    char* end = NULL;
+    double v = strtod(text, &end);
+    /* the whole argument, a finite value that also fits a float */
+    if (*end != '\0' || !isfinite(v) || fabs(v) > 3.4028234663852886e38)
+    {
+        return false;
+    }
+    *dest = (float)v;
+    return true;
+}
+
+int cli_parse_pose(int argc, char** argv, int* i, px_transform* dest)
+{
+    const char* option = argv[*i];
+    float v[7];
+    int available = argc - *i - 1;
+    for (int k = 0; k < 7; ++k)
+    {
+        /* a value that looks like an option means the list ended early */
+        if (k >= available || (argv[*i + 1 + k][0] == '-' && argv[*i + 1 + k][1] == '-'))
+        {
+            return cli_usage_error("%s expects 7 numbers (x y z qx qy qz qw), got %d", option, k);
+        }
+        const char* arg = argv[*i + 1 + k];
+        if (!cli_parse_float(arg, &v[k]))
+        {
+            return cli_usage_error("%s: '%s' is not a finite number", option, arg);
+        }
+    }
+    px_transform raw;
+    px_transform_set((vec3){ v[0], v[1], v[2] }, (versor){ v[3], v[4], v[5], v[6] }, &raw);
+    if (px_transform_normalized(&raw, dest) != PX_OK)
+    {
+        return cli_usage_error("%s: the quaternion (%g %g %g %g) has zero length", option, (double)v[3],
+                               (double)v[4], (double)v[5], (double)v[6]);
+    }
+    *i += 7;
+    return CLI_EXIT_OK;
+}
+
+bool cli_is_help(const char* arg)
+{
+    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+const char* cli_exit_name(px_gjk_exit exit)
+{
+    switch (exit)
+    {
+    case PX_GJK_EXIT_NONE:
+        return "none";
+    case PX_GJK_EXIT_OVERLAP:
+        return "overlap";
+    case PX_GJK_EXIT_CONVERGED:
+        return "converged";
+    case PX_GJK_EXIT_DUPLICATE:
+        return "duplicate";
+    case PX_GJK_EXIT_NO_PROGRESS:
+        return "no-progress";
+    case PX_GJK_EXIT_SEPARATED:
+        return "separated";
+    case PX_GJK_EXIT_MAX_ITERATIONS:
+        return "max-iter";
+    }
+    return "?";
+}

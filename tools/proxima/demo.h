@@ -1,0 +1,51 @@
+/* The `proxima demo` scene and pair results, shared by demo.c (scene, queries, table, summary) and
+ * demo_field.c (the distance-field picture). */
+#pragma once
+
+#include "cli.h"
+
+#define DEMO_MAX_BODIES 16
+#define DEMO_SLICE_Y 0.5f      /* height of the distance-field slice [Units: length] */
+#define DEMO_ELLIPSOID_RINGS 7 /* latitude rings of the ellipsoid hull (plus the two poles) */
+#define DEMO_ELLIPSOID_SEGMENTS 12
+#define DEMO_ELLIPSOID_POINTS (DEMO_ELLIPSOID_RINGS * DEMO_ELLIPSOID_SEGMENTS + 2)
+
+typedef struct demo_body
+{
+    char name[16];
+    char description[48];
+    px_shape shape;
+    px_transform pose;
+    px_aabb box; /* world bounds */
+    bool in_map; /* drawn and included in the distance field (everything but the floor) */
+} demo_body;
+
+typedef struct demo_scene
+{
+    demo_body bodies[DEMO_MAX_BODIES];
+    int count;
+    float ellipsoid[3 * DEMO_ELLIPSOID_POINTS];
+    float tetrahedron[12];
+    float wedge[18];
+    px_obj_data mesh;   /* --mesh: the loaded file */
+    float* mesh_points; /* its vertices centred and scaled (the hull references them) */
+} demo_scene;
+
+typedef struct demo_pair
+{
+    int a, b;
+    px_status status;
+    px_gjk_result result;
+    px_status overlap_status;
+    bool overlap;
+    double distance_ns; /* per query */
+    double overlap_ns;
+} demo_pair;
+
+/* Monotonic clock in nanoseconds. */
+double demo_now_ns(void);
+
+/* Render the distance field of the scene's map bodies on y = DEMO_SLICE_Y with the pairs' closest-point
+ * segments, and write it to out_dir/demo_distance.png (or .ppm). Returns CLI_EXIT_OK or a printed
+ * CLI_EXIT_FAILURE. */
+int demo_write_picture(const demo_scene* scene, const demo_pair* pairs, int pair_count, const char* out_dir);
