@@ -134,8 +134,8 @@ PX_API PX_NODISCARD px_status px_shape_validate(const px_shape* shape);
 ///         PX_NULL_INDEX for curved supports and on invalid input.
 PX_API int32_t px_shape_support(const px_shape* shape, const vec3 direction, vec3 dest);
 
-/// World-space bounding box of the posed shape, rounding radius included (tight for every type except
-/// cylinders and cones under rotation, where it bounds the circles' boxes).
+/// World-space bounding box of the posed shape, rounding radius included. Tight for every type except
+/// cylinders and cones under rotation, where it bounds the rotated box of their circles.
 /// @return PX_OK, or the px_shape_validate / px_transform_validate error with dest zeroed.
 PX_API PX_NODISCARD px_status px_shape_aabb(const px_shape* shape, const px_transform* pose, px_aabb* dest);
 

@@ -53,9 +53,10 @@ PX_API void px_transform_inverse(const px_transform* t, px_transform* dest);
 /// inverse(a) first, so large common translations cancel before rounding. dest may alias a or b.
 PX_API void px_transform_inv_mul(const px_transform* a, const px_transform* b, px_transform* dest);
 
-/// Check a pose given by a caller: finite, and a quaternion of non-zero length.
+/// Check a pose given by a caller: finite, and a non-zero quaternion (any length: queries normalize it).
 /// @return PX_OK; PX_ERR_INVALID_ARGUMENT for NULL; PX_ERR_NON_FINITE for NaN or Inf;
-///         PX_ERR_DEGENERATE_INPUT for a quaternion of (near) zero length.
+///         PX_ERR_DEGENERATE_INPUT for the zero quaternion (or one whose components are all below
+///         FLT_MIN).
 PX_API PX_NODISCARD px_status px_transform_validate(const px_transform* t);
 
 /// Copy of t with its quaternion scaled to unit length (callers' quaternions drift; queries call this).

@@ -152,6 +152,21 @@ PX_INLINE bool px_v3_normalize_safe(const vec3 v, vec3 dest, float eps2)
     return false;
 }
 
+/* Unit vector of any non-zero finite v, whatever its magnitude: v is divided by its largest component
+ * before squaring, so 1e-30 and 1e30 normalize like 1. False (dest zeroed) for the zero vector. */
+PX_INLINE bool px_v3_normalize_any(const vec3 v, vec3 dest)
+{
+    float m = px_maxf(fabsf(v[0]), px_maxf(fabsf(v[1]), fabsf(v[2])));
+    if (!(m > 0.0f))
+    {
+        px_v3_zero(dest);
+        return false;
+    }
+    vec3 u = { v[0] / m, v[1] / m, v[2] / m }; /* divisions: 1 / m overflows for denormal m */
+    px_v3_scale(u, 1.0f / sqrtf(px_v3_norm2(u)), dest);
+    return true;
+}
+
 /* Rotation of v by unit quaternion q (x, y, z, w): v + 2w (u x v) + 2 u x (u x v). dest may alias v. */
 PX_INLINE void px_quat_rotate_fast(const versor q, const vec3 v, vec3 dest)
 {

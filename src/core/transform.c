@@ -81,8 +81,8 @@ void px_transform_inv_mul(const px_transform* a, const px_transform* b, px_trans
     *dest = r;
 }
 
-/* Squared quaternion norm, or -1 when anything is NaN or Inf. */
-static float checked_norm2(const px_transform* t)
+/* Largest absolute quaternion component, or -1 when anything in the pose is NaN or Inf. */
+static float checked_qmax(const px_transform* t)
 {
     const float* q = t->q;
     float finite = (q[0] - q[0]) + (q[1] - q[1]) + (q[2] - q[2]) + (q[3] - q[3]) + (t->p[0] - t->p[0]) +
@@ -91,22 +91,18 @@ static float checked_norm2(const px_transform* t)
     {
         return -1.0f;
     }
-    return q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    return fmaxf(fmaxf(fabsf(q[0]), fabsf(q[1])), fmaxf(fabsf(q[2]), fabsf(q[3])));
 }
 
-/* Status of a pose from its checked squared norm. */
-static px_status norm2_status(float n2)
+/* Status of a pose from its checked largest component. Any finite non-zero quaternion names a rotation;
+ * only the zero quaternion (or one whose components are all denormal) does not. */
+static px_status qmax_status(float qmax)
 {
-    if (n2 < 0.0f)
+    if (qmax < 0.0f)
     {
         return PX_ERR_NON_FINITE;
     }
-    /* written so that an overflowing (Inf) norm fails too */
-    if (!(n2 > 1.0e-12f && n2 < 1.0e12f))
-    {
-        return PX_ERR_DEGENERATE_INPUT;
-    }
-    return PX_OK;
+    return qmax >= FLT_MIN ? PX_OK : PX_ERR_DEGENERATE_INPUT;
 }
 
 px_status px_transform_validate(const px_transform* t)
@@ -115,7 +111,7 @@ px_status px_transform_validate(const px_transform* t)
     {
         return PX_ERR_INVALID_ARGUMENT;
     }
-    return norm2_status(checked_norm2(t));
+    return qmax_status(checked_qmax(t));
 }
 
 px_status px_transform_normalized(const px_transform* t, px_transform* dest)
@@ -125,22 +121,29 @@ px_status px_transform_normalized(const px_transform* t, px_transform* dest)
         px_transform_identity(dest);
         return PX_ERR_INVALID_ARGUMENT;
     }
-    float n2 = checked_norm2(t);
-    px_status status = norm2_status(n2);
+    float qmax = checked_qmax(t);
+    px_status status = qmax_status(qmax);
     if (status != PX_OK)
     {
         px_transform_identity(dest);
         return status;
     }
     *dest = *t;
+    float n2 = t->q[0] * t->q[0] + t->q[1] * t->q[1] + t->q[2] * t->q[2] + t->q[3] * t->q[3];
     /* A quaternion rounded to float from a unit one has |q|^2 within a few ulps of 1: keep it bit for bit
-     * (and skip the square root); rescale anything that drifted further. */
-    if (fabsf(n2 - 1.0f) > 4.0f * FLT_EPSILON)
+     * (and skip the square root); rescale anything that drifted further, dividing by the largest
+     * component first so that the squares neither overflow nor underflow. */
+    if (!(fabsf(n2 - 1.0f) <= 4.0f * FLT_EPSILON))
     {
-        float inv = 1.0f / sqrtf(n2);
+        float q[4];
         for (int i = 0; i < 4; ++i)
         {
-            dest->q[i] *= inv;
+            q[i] = t->q[i] / qmax;
+        }
+        float inv = 1.0f / sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+        for (int i = 0; i < 4; ++i)
+        {
+            dest->q[i] = q[i] * inv;
         }
     }
     return PX_OK;

@@ -1,5 +1,6 @@
-/* Public closest-point queries: translate the query point to the origin and reuse the origin kernels of
- * closest_point_internal.h (the same code the GJK simplex solver runs). */
+/* Public closest-point queries: translate the query point to the origin, let the origin kernels of
+ * closest_point_internal.h (the same code the GJK simplex solver runs) choose the feature, then compute
+ * the point on that feature from the original coordinates. */
 #include "closest_point_internal.h"
 
 #include "proxima/geometry.h"
@@ -16,26 +17,110 @@ px_feature_kind px_feature_kind_of(uint32_t feature)
     return (px_feature_kind)n;
 }
 
+/* Scale that brings translated vertices into [2^-8, 2^8] (1 when they already are), as a power of two
+ * so the kernels see exactly the same problem at every scale: their degeneracy tests compare products of
+ * up to six lengths, which under- or overflow otherwise. */
+static float kernel_scale(const float* const* v, int n)
+{
+    float m = 0.0f;
+    for (int i = 0; i < n; ++i)
+    {
+        m = px_maxf(m, px_maxf(fabsf(v[i][0]), px_maxf(fabsf(v[i][1]), fabsf(v[i][2]))));
+    }
+    if (!(m > 0.0f) || (m >= 0x1p-8f && m <= 0x1p8f))
+    {
+        return 1.0f;
+    }
+    int e;
+    (void)frexpf(m, &e);
+    return ldexpf(1.0f, -e);
+}
+
+/* Translate the vertices so p is the origin, scaled by kernel_scale. */
+static void to_kernel_frame(const vec3 p, const float* const* v, int n, vec3* out, const float** ptrs)
+{
+    for (int i = 0; i < n; ++i)
+    {
+        px_v3_sub(v[i], p, out[i]);
+        ptrs[i] = out[i];
+    }
+    float k = kernel_scale(ptrs, n);
+    if (k != 1.0f)
+    {
+        for (int i = 0; i < n; ++i)
+        {
+            px_v3_scale(out[i], k, out[i]);
+        }
+    }
+}
+
+/* Closest point of the feature the kernel chose, recomputed from the original coordinates. The kernel
+ * worked on p-translated vertices, whose differences carry eps |v - p| each: on a short edge far from p
+ * that error tilts the edge by eps |v - p| / |edge| and moves the answer along it. Edges taken from the
+ * original vertices are exact when the vertices are close (Sterbenz), so the recomputed point is
+ * accurate to eps |v - p| instead. */
+static void refine_feature(const vec3 p, const float* const* v, uint32_t f, float* bary, vec3 dest)
+{
+    int idx[4], n = 0;
+    for (int i = 0; i < 4; ++i)
+    {
+        if (f & (1u << i))
+        {
+            idx[n++] = i;
+        }
+    }
+    if (n == 1)
+    {
+        px_v3_copy(v[idx[0]], dest);
+        return;
+    }
+    if (n == 2)
+    {
+        const float* a = v[idx[0]];
+        const float* b = v[idx[1]];
+        vec3 ab, ap;
+        px_v3_sub(b, a, ab);
+        px_v3_sub(p, a, ap);
+        float t = px_clampf(px_v3_dot(ap, ab) / px_v3_norm2(ab), 0.0f, 1.0f);
+        px_v3_mad(a, t, ab, dest);
+        bary[idx[0]] = 1.0f - t;
+        bary[idx[1]] = t;
+        return;
+    }
+    if (n == 3)
+    {
+        /* project onto the plane; keep the kernel's weights (they only name the face) */
+        const float* a = v[idx[0]];
+        vec3 ab, ac, nrm, ap;
+        px_v3_sub(v[idx[1]], a, ab);
+        px_v3_sub(v[idx[2]], a, ac);
+        px_v3_cross(ab, ac, nrm);
+        px_v3_sub(p, a, ap);
+        float nn = px_v3_norm2(nrm);
+        if (nn > 0.0f)
+        {
+            px_v3_mad(p, -px_v3_dot(ap, nrm) / nn, nrm, dest);
+            return;
+        }
+        px_v3_zero(dest);
+        for (int i = 0; i < 3; ++i)
+        {
+            px_v3_mad(dest, bary[idx[i]], v[idx[i]], dest);
+        }
+        return;
+    }
+    px_v3_copy(p, dest); /* inside the tetrahedron */
+}
+
 uint32_t px_closest_point_segment(const vec3 p, const vec3 a, const vec3 b, float bary[2], vec3 dest)
 {
-    vec3 ra, rb, q;
-    float w[2];
-    px_v3_sub(a, p, ra);
-    px_v3_sub(b, p, rb);
-    uint32_t f = pxi_closest_origin_segment(ra, rb, w, q);
-    /* rebuild from the original vertices so an exact vertex answer returns the vertex bit for bit */
-    if (f == 1u)
-    {
-        px_v3_copy(a, dest);
-    }
-    else if (f == 2u)
-    {
-        px_v3_copy(b, dest);
-    }
-    else
-    {
-        px_v3_add(q, p, dest);
-    }
+    const float* v[2] = { a, b };
+    vec3 t[2], q;
+    const float* tp[2];
+    float w[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    to_kernel_frame(p, v, 2, t, tp);
+    uint32_t f = pxi_closest_origin_segment(tp[0], tp[1], w, q);
+    refine_feature(p, v, f, w, dest);
     if (bary != NULL)
     {
         bary[0] = w[0];
@@ -44,43 +129,16 @@ uint32_t px_closest_point_segment(const vec3 p, const vec3 a, const vec3 b, floa
     return f;
 }
 
-/* The single vertex of a one-bit mask, or NULL. */
-static const float* single_vertex(uint32_t f, const float* const* v)
-{
-    switch (f)
-    {
-    case 1u:
-        return v[0];
-    case 2u:
-        return v[1];
-    case 4u:
-        return v[2];
-    case 8u:
-        return v[3];
-    default:
-        return NULL;
-    }
-}
-
 uint32_t px_closest_point_triangle(const vec3 p, const vec3 a, const vec3 b, const vec3 c, float bary[3],
                                    vec3 dest)
 {
-    vec3 ra, rb, rc, q;
-    float w[3];
-    px_v3_sub(a, p, ra);
-    px_v3_sub(b, p, rb);
-    px_v3_sub(c, p, rc);
-    uint32_t f = pxi_closest_origin_triangle(ra, rb, rc, w, q);
-    const float* v[4] = { a, b, c, NULL };
-    const float* vertex = single_vertex(f, v);
-    if (vertex != NULL)
-    {
-        px_v3_copy(vertex, dest);
-    }
-    else
-    {
-        px_v3_add(q, p, dest);
-    }
+    const float* v[3] = { a, b, c };
+    vec3 t[3], q;
+    const float* tp[3];
+    float w[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    to_kernel_frame(p, v, 3, t, tp);
+    uint32_t f = pxi_closest_origin_triangle(tp[0], tp[1], tp[2], w, q);
+    refine_feature(p, v, f, w, dest);
     if (bary != NULL)
     {
         bary[0] = w[0];
@@ -93,28 +151,14 @@ uint32_t px_closest_point_triangle(const vec3 p, const vec3 a, const vec3 b, con
 uint32_t px_closest_point_tetrahedron(const vec3 p, const vec3 a, const vec3 b, const vec3 c, const vec3 d,
                                       float bary[4], vec3 dest)
 {
-    vec3 ra, rb, rc, rd, q;
-    float w[4];
-    bool flat;
-    px_v3_sub(a, p, ra);
-    px_v3_sub(b, p, rb);
-    px_v3_sub(c, p, rc);
-    px_v3_sub(d, p, rd);
-    uint32_t f = pxi_closest_origin_tetrahedron(ra, rb, rc, rd, w, q, &flat);
     const float* v[4] = { a, b, c, d };
-    const float* vertex = single_vertex(f, v);
-    if (f == 15u)
-    {
-        px_v3_copy(p, dest);
-    }
-    else if (vertex != NULL)
-    {
-        px_v3_copy(vertex, dest);
-    }
-    else
-    {
-        px_v3_add(q, p, dest);
-    }
+    vec3 t[4], q;
+    const float* tp[4];
+    float w[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    bool flat;
+    to_kernel_frame(p, v, 4, t, tp);
+    uint32_t f = pxi_closest_origin_tetrahedron(tp[0], tp[1], tp[2], tp[3], w, q, &flat);
+    refine_feature(p, v, f, w, dest);
     if (bary != NULL)
     {
         for (int i = 0; i < 4; ++i)

@@ -73,6 +73,12 @@ static inline uint32_t pxi_closest_origin_segment(const vec3 a, const vec3 b, fl
     return 3u;
 }
 
+/* The next float below x >= 0 (x itself for 0): a tie-breaking nudge. */
+static inline float pxi_nudge_down(float x)
+{
+    return x > 0.0f ? nextafterf(x, 0.0f) : x;
+}
+
 /* Closest of the edges of a triangle, when the origin does not project into the face. With newest set,
  * edge ab is skipped: only features containing c are candidates. */
 static inline uint32_t pxi_closest_origin_triangle_edges(const vec3 a, const vec3 b, const vec3 c, bool newest,
@@ -90,6 +96,21 @@ static inline uint32_t pxi_closest_origin_triangle_edges(const vec3 a, const vec
     uint32_t fac = pxi_closest_origin_segment(a, c, wac, pac);
     uint32_t fbc = pxi_closest_origin_segment(b, c, wbc, pbc);
     float dac = px_v3_norm2(pac), dbc = px_v3_norm2(pbc);
+    /* Ties go to an edge interior: when an edge's end vertex and an interior point of the adjacent edge
+     * round to the same distance, the interior point is the true answer (it is closer by a second-order
+     * amount that float cannot see, while the points differ at first order). */
+    if (fab == 3u)
+    {
+        dab = pxi_nudge_down(dab);
+    }
+    if (fac == 3u)
+    {
+        dac = pxi_nudge_down(dac);
+    }
+    if (fbc == 3u)
+    {
+        dbc = pxi_nudge_down(dbc);
+    }
     if (dab <= dac && dab <= dbc)
     {
         bary[0] = wab[0];
@@ -128,7 +149,7 @@ static inline uint32_t pxi_closest_origin_triangle_edges(const vec3 a, const vec
  * just added (its support plane lies beyond v's), so this is exact, cheaper, and it keeps rounding from
  * choosing an old edge within noise of the new one, which would stall the loop. */
 static inline uint32_t pxi_closest_origin_triangle_ex(const vec3 a, const vec3 b, const vec3 c, bool newest,
-                                                      float bary[3], vec3 dest)
+                                                      float bary[3], vec3 dest, bool* degenerate)
 {
     vec3 ab, ac, bc;
     px_v3_sub(b, a, ab);
@@ -192,7 +213,11 @@ static inline uint32_t pxi_closest_origin_triangle_ex(const vec3 a, const vec3 b
         lmid = px_maxf(lac, lbc);
     }
     float nn = px_v3_norm2(n);
-    if (nn > PXI_TRIANGLE_DEGENERATE_REL * lmax * lmid)
+    if (!(nn > PXI_TRIANGLE_DEGENERATE_REL * lmax * lmid))
+    {
+        *degenerate = true; /* collinear or coincident vertices: the edges decide */
+    }
+    else
     {
         /* Weights of the origin's projection: signed areas of the sub-triangles against n. (b - q) x (c - q)
          * with q on the line of n through the origin has the same n-component as b x c. */
@@ -223,7 +248,8 @@ static inline uint32_t pxi_closest_origin_triangle_ex(const vec3 a, const vec3 b
 static inline uint32_t pxi_closest_origin_triangle(const vec3 a, const vec3 b, const vec3 c, float bary[3],
                                                    vec3 dest)
 {
-    return pxi_closest_origin_triangle_ex(a, b, c, false, bary, dest);
+    bool degenerate = false;
+    return pxi_closest_origin_triangle_ex(a, b, c, false, bary, dest, &degenerate);
 }
 
 /* Map a triangle-local feature mask (bits 0..2 = vertices i0, i1, i2) to tetrahedron vertex bits. */
@@ -300,7 +326,8 @@ static inline uint32_t pxi_closest_origin_tetrahedron_ex(const vec3 a, const vec
         float w[3];
         vec3 q;
         int i0 = face[f][0], i1 = face[f][1], i2 = face[f][2];
-        uint32_t fl = pxi_closest_origin_triangle_ex(v[i0], v[i1], v[i2], newest, w, q);
+        bool face_degenerate = false;
+        uint32_t fl = pxi_closest_origin_triangle_ex(v[i0], v[i1], v[i2], newest, w, q, &face_degenerate);
         float d2 = px_v3_norm2(q);
         if (d2 < best)
         {

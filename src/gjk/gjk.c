@@ -46,6 +46,8 @@ void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b,
     px_v3_copy(b_in_a->p, pair->pos_b);
     pair->b_rotated = !(b_in_a->q[0] == 0.0f && b_in_a->q[1] == 0.0f && b_in_a->q[2] == 0.0f);
     px_rot_from_quat(b_in_a->q, &pair->rot_b);
+    pair->scan_a = a->type == PX_SHAPE_HULL ? pxi_hull_scan_select(a->hull.count) : NULL;
+    pair->scan_b = b->type == PX_SHAPE_HULL ? pxi_hull_scan_select(b->hull.count) : NULL;
 }
 
 /* Validate the shapes and the config of a query (not the pose). */
@@ -73,15 +75,13 @@ px_status pxi_gjk_validate(const px_gjk_input* input, const px_gjk_config* confi
     return status != PX_OK ? status : px_transform_validate(&input->b_in_a);
 }
 
-/* Radii sum widened by the rounding floor: rounded shapes closer than this touch. Shared by the distance
- * and overlap queries so that they always agree. */
-static float pxi_gjk_touch_radius(float radius_sum, float max_w2)
+/* Radii sum widened by the touching band: rounded shapes closer than this touch. The band is the
+ * caller's abs_tolerance or, for rounded shapes, the rounding floor of the radii arithmetic, whichever is
+ * larger. Shared by the distance and overlap queries so that they always agree. */
+static float pxi_gjk_touch_radius(float radius_sum, float max_w, float abs_tolerance)
 {
-    if (radius_sum <= 0.0f)
-    {
-        return 0.0f;
-    }
-    return radius_sum + 8.0f * FLT_EPSILON * (sqrtf(max_w2) + radius_sum);
+    float band = radius_sum > 0.0f ? 8.0f * FLT_EPSILON * (max_w + radius_sum) : 0.0f;
+    return radius_sum + px_maxf(band, abs_tolerance);
 }
 
 /* Rebuild the cached simplex from support indices. False (simplex left empty) when the cache is empty or
@@ -116,17 +116,18 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
 {
     px_simplex* s = &st->simplex;
     const float rel = config->rel_tolerance;
-    const float abs_tol2 = config->abs_tolerance * config->abs_tolerance;
-    /* rounding floors, relative to the size of the Minkowski points */
+    const float abs_tol = config->abs_tolerance;
+    /* Rounding floors, as multiples of FLT_EPSILON times the size of the Minkowski points |w|. Every test
+     * below compares quantities of degree at most 2 in length, so nothing under- or overflows for shapes
+     * of any size a float can describe. */
     const float k_gap = PX_GJK_ROUNDING_FACTOR * FLT_EPSILON;
     /* touching: |v| below the rounding noise of the simplex solver's side tests (PXI_SIDE_NOISE), so the
      * loop never stalls in the band where it can tell neither "inside" nor "apart" */
     const float k_touch = 8.0f * FLT_EPSILON;
     const bool early_out = separation_radius >= 0.0f;
-    float sep2 = 0.0f;
 
     float vv = FLT_MAX;
-    float max_w2 = 0.0f;
+    float max_w2 = 0.0f, max_w = 0.0f;
     st->exit = PX_GJK_EXIT_NONE;
     st->iterations = 0;
 
@@ -136,14 +137,13 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
         uint32_t f = pxi_simplex_reduce(s, st->v, &degenerate);
         vv = px_v3_norm2(st->v);
         max_w2 = pxi_simplex_max_norm2(s);
+        max_w = sqrtf(max_w2);
         if (f == 15u)
         {
             /* the cached tetrahedron still encloses the origin */
             px_v3_zero(st->v);
-            st->vv = 0.0f;
-            st->max_w2 = max_w2;
+            vv = 0.0f;
             st->exit = PX_GJK_EXIT_OVERLAP;
-            return PX_OK;
         }
     }
     else
@@ -165,52 +165,51 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
 
     int iter = 0;
     int stalls = 0;
-    for (; iter < config->max_iterations; ++iter)
+    while (st->exit == PX_GJK_EXIT_NONE && iter < config->max_iterations)
     {
+        ++iter;
         vec3 d, p, q, w;
         px_v3_negate(st->v, d);
-        int32_t ia = pxi_support_core(pair->a, d, p);
+        int32_t ia = pxi_support_a(pair, d, p);
         int32_t ib = pxi_support_b(pair, st->v, q);
         px_v3_sub(p, q, w);
         if (PX_UNLIKELY(ia == PXI_SUPPORT_NON_FINITE || ib == PXI_SUPPORT_NON_FINITE || !px_v3_is_finite(w)))
         {
-            st->iterations = iter + 1;
+            st->iterations = iter;
             return PX_ERR_NON_FINITE;
         }
+        float ww = px_v3_norm2(w);
+        if (ww > max_w2)
+        {
+            max_w2 = ww;
+            max_w = sqrtf(ww);
+        }
+        float vlen = sqrtf(vv);
 
         if (s->count > 0)
         {
-            if (early_out)
-            {
-                float sep = pxi_gjk_touch_radius(separation_radius, max_w2);
-                sep2 = sep * sep;
-            }
+            /* |v| is an upper bound of the core distance and v.w / |v| a lower bound */
             float vw = px_v3_dot(st->v, w);
-            if (early_out && vw > 0.0f && vw * vw > sep2 * vv)
+            GJK_TRACE("gjk %d: vw %.9g vv %.9g\n", iter, vw, vv);
+            if (early_out && vw > pxi_gjk_touch_radius(separation_radius, max_w, abs_tol) * vlen)
             {
                 /* the support plane of A - B against v separates by more than the radii */
                 st->exit = PX_GJK_EXIT_SEPARATED;
-                ++iter;
                 break;
             }
-            GJK_TRACE("gjk %d: vw %.9g vv %.9g\n", iter, vw, vv);
             float gap = vv - vw;
-            float tol2 = px_maxf(k_gap * k_gap * px_maxf(max_w2, px_v3_norm2(w)), abs_tol2);
-            if (gap <= rel * vv || gap * gap <= tol2 * vv)
+            if (gap <= rel * vv || gap <= px_maxf(k_gap * max_w, abs_tol) * vlen)
             {
                 st->exit = PX_GJK_EXIT_CONVERGED;
-                ++iter;
                 break;
             }
             if (pxi_simplex_contains(s, w, ia, ib))
             {
                 st->exit = PX_GJK_EXIT_DUPLICATE;
-                ++iter;
                 break;
             }
         }
 
-        max_w2 = px_maxf(max_w2, px_v3_norm2(w));
         pxi_simplex_push(s, p, q, ia, ib);
         vec3 v_new;
         float bary[4];
@@ -222,18 +221,18 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
             px_v3_zero(st->v);
             vv = 0.0f;
             st->exit = PX_GJK_EXIT_OVERLAP;
-            ++iter;
             break;
         }
         /* A step that does not shorten v is either the rounding floor (stop, keep the better previous
          * simplex) or a support plane tangent to a face of A - B, where the new simplex is no nearer but
          * points its next search somewhere new: a point beside a thin box gains 1e-7 relative and rounds
          * to "no progress" while the duality gap still says the lower bound is 0. Steps equal within the
-         * rounding noise of |v|^2 (about eps |v| |w|) are therefore taken, a few times at most, since the
-         * gap test above already showed that w lies well beyond v's plane. Written so that NaN fails the test and takes the exit. */
+         * rounding noise of |v|^2 (about eps |v| |w|) that keep the new vertex are therefore taken, a few
+         * times at most, since the gap test above already showed that w lies well beyond v's plane.
+         * Written so that NaN fails the test and takes the exit. */
         bool stalled = !(vv_new < vv);
-        const uint32_t newest = 1u << (s->count - 1);
-        if (stalled && (f & newest) && stalls < PXI_GJK_MAX_STALLS && vv_new <= vv + k_gap * sqrtf(vv * max_w2))
+        if (stalled && (f & (1u << (s->count - 1))) && stalls < PXI_GJK_MAX_STALLS &&
+            vv_new <= vv + k_gap * vlen * max_w)
         {
             ++stalls;
             stalled = false;
@@ -245,7 +244,6 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
                       w[0], w[1], w[2], ia, ib, f, vv, vv_new);
             s->count--;
             st->exit = vv <= k_touch * k_touch * max_w2 ? PX_GJK_EXIT_OVERLAP : PX_GJK_EXIT_NO_PROGRESS;
-            ++iter;
             break;
         }
         GJK_TRACE("gjk %d: w (%.9g %.9g %.9g) ia %d ib %d -> feature %u count %d vv %.9g -> %.9g%s\n", iter, w[0],
@@ -253,17 +251,18 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
         pxi_simplex_commit(s, f, bary);
         px_v3_copy(v_new, st->v);
         vv = vv_new;
-        if (vv <= k_touch * k_touch * max_w2 || vv <= abs_tol2 || (early_out && vv <= sep2))
+        /* touching within rounding, within the caller's tolerance, or (overlap query) within the radii */
+        if (vv <= k_touch * k_touch * max_w2 || vv <= abs_tol * abs_tol ||
+            (early_out && sqrtf(vv) <= pxi_gjk_touch_radius(separation_radius, max_w, abs_tol)))
         {
-            /* touching within rounding (or within the radii): distance 0 */
             st->exit = PX_GJK_EXIT_OVERLAP;
-            ++iter;
             break;
         }
     }
     st->iterations = iter;
     st->vv = vv;
     st->max_w2 = max_w2;
+    st->max_w = max_w;
     if (cache != NULL)
     {
         px_simplex_store_cache(s, cache);
@@ -282,12 +281,13 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
 }
 
 /* Turn a core state into the public result (frame A). */
-static void fill_result(const pxi_gjk_pair* pair, const pxi_gjk_state* st, bool use_radii, px_gjk_result* r)
+static void fill_result(const pxi_gjk_pair* pair, const pxi_gjk_state* st, const px_gjk_config* config,
+                        px_gjk_result* r)
 {
     vec3 pa, pb;
     pxi_simplex_witness(&st->simplex, pa, pb);
-    float ra = use_radii ? pair->a->radius : 0.0f;
-    float rb = use_radii ? pair->b->radius : 0.0f;
+    float ra = config->use_radii ? pair->a->radius : 0.0f;
+    float rb = config->use_radii ? pair->b->radius : 0.0f;
     r->iterations = st->iterations;
     r->exit = st->exit;
     px_v3_zero(r->normal);
@@ -306,7 +306,7 @@ static void fill_result(const pxi_gjk_pair* pair, const pxi_gjk_state* st, bool 
     vec3 n;
     px_v3_scale(st->v, -1.0f / dist, n); /* v = pa - pb points from B to A */
     float r_sum = ra + rb;
-    if (dist > pxi_gjk_touch_radius(r_sum, st->max_w2))
+    if (dist > pxi_gjk_touch_radius(r_sum, st->max_w, config->abs_tolerance))
     {
         px_v3_mad(pa, ra, n, r->point_a);
         px_v3_mad(pb, -rb, n, r->point_b);
@@ -314,9 +314,9 @@ static void fill_result(const pxi_gjk_pair* pair, const pxi_gjk_state* st, bool 
         r->distance = dist - r_sum;
         return;
     }
-    /* the rounded shapes overlap: one point inside both, on the segment between the cores */
+    /* the (rounded) shapes overlap or touch: one point of both, on the segment between the cores */
     vec3 m;
-    px_v3_mad(pa, dist * (ra / r_sum), n, m);
+    px_v3_mad(pa, dist * (r_sum > 0.0f ? ra / r_sum : 0.5f), n, m);
     px_v3_copy(m, r->point_a);
     px_v3_copy(m, r->point_b);
     r->distance = 0.0f;
@@ -349,7 +349,7 @@ static px_status distance_core(const px_shape* a, const px_shape* b, const px_tr
         }
         return status;
     }
-    fill_result(&pair, &st, config->use_radii, result);
+    fill_result(&pair, &st, config, result);
     return status;
 }
 
@@ -374,7 +374,7 @@ static px_status overlap_core(const px_shape* a, const px_shape* b, const px_tra
      * rounding floor; then |v| decides, as it does for px_gjk_distance, so both queries always agree. (The
      * last support plane is no proof: on long shapes a direction off by a rounding error puts it far
      * beyond the origin even when the shapes are apart.) */
-    float touch = pxi_gjk_touch_radius(radius, st.max_w2);
+    float touch = pxi_gjk_touch_radius(radius, st.max_w, config->abs_tolerance);
     *overlap = st.exit == PX_GJK_EXIT_OVERLAP || (st.exit != PX_GJK_EXIT_SEPARATED && st.vv <= touch * touch);
     return status;
 }

@@ -14,23 +14,49 @@ typedef struct pxi_gjk_pair
     const px_shape* b;
     px_rot rot_b; /* B local -> frame A */
     vec3 pos_b;
-    bool b_rotated; /* false when b_in_a has the identity rotation: skip the matrix products */
+    bool b_rotated;          /* false when b_in_a has the identity rotation: skip the matrix products */
+    pxi_hull_scan_fn scan_a; /* hull scans resolved once per query (NULL: not a hull) */
+    pxi_hull_scan_fn scan_b;
 } pxi_gjk_pair;
 
 void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b, const px_transform* b_in_a);
+
+/* Support of a shape in its own frame, with the hull scan already resolved. */
+static inline int32_t pxi_support_local(const px_shape* shape, pxi_hull_scan_fn scan, const vec3 d, vec3 dest)
+{
+    if (scan != NULL)
+    {
+        int32_t i = scan(shape->hull.points, shape->hull.count, d);
+        if (PX_UNLIKELY(i == PXI_SUPPORT_NON_FINITE))
+        {
+            dest[0] = dest[1] = dest[2] = NAN;
+            return i;
+        }
+        const float* p = shape->hull.points + 3 * (size_t)i;
+        px_v3_set(p[0], p[1], p[2], dest);
+        return i;
+    }
+    return pxi_support_core(shape, d, dest);
+}
+
+/* Support of A along d (frame A). */
+static inline int32_t pxi_support_a(const pxi_gjk_pair* pair, const vec3 d, vec3 dest)
+{
+    return pxi_support_local(pair->a, pair->scan_a, d, dest);
+}
 
 /* Support of B along d (frame A), returned in frame A. */
 static inline int32_t pxi_support_b(const pxi_gjk_pair* pair, const vec3 d, vec3 dest)
 {
     if (!pair->b_rotated)
     {
-        int32_t i = pxi_support_core(pair->b, d, dest);
+        int32_t i = pxi_support_local(pair->b, pair->scan_b, d, dest);
         px_v3_add(dest, pair->pos_b, dest);
         return i;
     }
     vec3 dl, s;
     px_rot_tmulv(&pair->rot_b, d, dl);
-    int32_t i = pxi_support_core(pair->b, dl, s);
+    int32_t i = pxi_support_local(pair->b, pair->scan_b, dl, s);
     px_rot_mulv(&pair->rot_b, s, dest);
     px_v3_add(dest, pair->pos_b, dest);
     return i;
@@ -63,6 +89,7 @@ typedef struct pxi_gjk_state
     vec3 v;             /* closest point of A - B found: point_a - point_b */
     float vv;           /* |v|^2 */
     float max_w2;       /* largest |w|^2 seen: the scale of the rounding tolerances */
+    float max_w;        /* its square root */
     int iterations;
     px_gjk_exit exit;
 } pxi_gjk_state;

@@ -130,10 +130,10 @@ __attribute__((target("avx2"))) static int32_t scan_avx2(const float* pts, int c
         best_idx = _mm256_blendv_ps(best_idx, cur_idx, gt);
         cur_idx = _mm256_add_ps(cur_idx, eight);
     }
-    /* fold the two halves lane by lane (the high half holds the higher indices), then reduce four */
+    /* fold the two halves lane by lane, lowest index on ties (either half may hold it), then reduce four */
     __m128 lo = _mm256_castps256_ps128(best), hi = _mm256_extractf128_ps(best, 1);
     __m128 lo_i = _mm256_castps256_ps128(best_idx), hi_i = _mm256_extractf128_ps(best_idx, 1);
-    __m128 take_hi = _mm_cmpgt_ps(hi, lo);
+    __m128 take_hi = _mm_or_ps(_mm_cmpgt_ps(hi, lo), _mm_and_ps(_mm_cmpeq_ps(hi, lo), _mm_cmplt_ps(hi_i, lo_i)));
     __m128 best4 = _mm_max_ps(hi, lo);
     __m128 idx4 = _mm_blendv_ps(lo_i, hi_i, take_hi);
     float b;
@@ -148,7 +148,7 @@ __attribute__((target("avx2"))) static int32_t scan_avx2(const float* pts, int c
 
 #endif /* PXI_HAVE_X86 */
 
-int32_t pxi_hull_scan(const float* points, int count, const vec3 d)
+pxi_hull_scan_fn pxi_hull_scan_select(int count)
 {
 #if PXI_HAVE_X86
     /* float lane indices are exact below 2^24 points */
@@ -156,11 +156,18 @@ int32_t pxi_hull_scan(const float* points, int count, const vec3 d)
     {
         if (count >= 16 && __builtin_cpu_supports("avx2"))
         {
-            return scan_avx2(points, count, d);
+            return scan_avx2;
         }
-        return scan_sse(points, count, d);
+        return scan_sse;
     }
+#else
+    (void)count;
 #endif
+    return pxi_hull_scan_scalar;
+}
+
+int32_t pxi_hull_scan_scalar(const float* points, int count, const vec3 d)
+{
     float best = -INFINITY;
     int32_t best_index = 0;
     if (!scan_scalar(points, 0, count, d, &best, &best_index))
@@ -168,4 +175,9 @@ int32_t pxi_hull_scan(const float* points, int count, const vec3 d)
         return PXI_SUPPORT_NON_FINITE;
     }
     return best_index;
+}
+
+int32_t pxi_hull_scan(const float* points, int count, const vec3 d)
+{
+    return pxi_hull_scan_select(count)(points, count, d);
 }

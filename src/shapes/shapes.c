@@ -181,7 +181,7 @@ int32_t px_shape_support(const px_shape* shape, const vec3 direction, vec3 dest)
     if (shape->radius > 0.0f)
     {
         vec3 n;
-        if (px_v3_normalize_safe(direction, n, 0.0f))
+        if (px_v3_normalize_any(direction, n))
         {
             px_v3_mad(dest, shape->radius, n, dest);
         }
@@ -189,7 +189,7 @@ int32_t px_shape_support(const px_shape* shape, const vec3 direction, vec3 dest)
     return index;
 }
 
-/* Local-frame box of the core (radius excluded) for the analytic shapes. */
+/* Local-frame box of the core (radius excluded) for points, spheres, boxes, cylinders and cones. */
 static bool core_local_aabb(const px_shape* s, px_aabb* box)
 {
     switch (s->type)
@@ -198,20 +198,6 @@ static bool core_local_aabb(const px_shape* s, px_aabb* box)
     case PX_SHAPE_SPHERE:
         px_v3_zero(box->min);
         px_v3_zero(box->max);
-        return true;
-    case PX_SHAPE_SEGMENT:
-        px_v3_minv(s->segment.a, s->segment.b, box->min);
-        px_v3_maxv(s->segment.a, s->segment.b, box->max);
-        return true;
-    case PX_SHAPE_TRIANGLE:
-        px_v3_minv(s->triangle.a, s->triangle.b, box->min);
-        px_v3_minv(box->min, s->triangle.c, box->min);
-        px_v3_maxv(s->triangle.a, s->triangle.b, box->max);
-        px_v3_maxv(box->max, s->triangle.c, box->max);
-        return true;
-    case PX_SHAPE_CAPSULE:
-        px_v3_set(0.0f, -s->capsule.half_height, 0.0f, box->min);
-        px_v3_set(0.0f, s->capsule.half_height, 0.0f, box->max);
         return true;
     case PX_SHAPE_BOX:
         px_v3_negate(s->box.half_extents, box->min);
@@ -243,7 +229,8 @@ px_status px_shape_aabb(const px_shape* shape, const px_transform* pose, px_aabb
     px_rot r;
     px_rot_from_quat(t.q, &r);
     px_aabb box;
-    if (shape->type == PX_SHAPE_USER || shape->type == PX_SHAPE_HULL)
+    if (shape->type == PX_SHAPE_USER || shape->type == PX_SHAPE_HULL || shape->type == PX_SHAPE_SEGMENT ||
+        shape->type == PX_SHAPE_TRIANGLE || shape->type == PX_SHAPE_CAPSULE)
     {
         /* exact: the support in +-e_i of the posed shape, core only */
         for (int i = 0; i < 3; ++i)

@@ -14,6 +14,32 @@
  * PXI_SUPPORT_NON_FINITE. SIMD, dispatched at run time (hull_scan.c). count >= 1. */
 int32_t pxi_hull_scan(const float* points, int count, const vec3 d);
 
+/* The scan pxi_hull_scan would use for count points, for callers that scan the same hull many times
+ * (GJK resolves it once per query instead of once per support call). */
+typedef int32_t (*pxi_hull_scan_fn)(const float* points, int count, const vec3 d);
+pxi_hull_scan_fn pxi_hull_scan_select(int count);
+
+/* The portable scan (also the reference the SIMD paths must match bit for bit). */
+int32_t pxi_hull_scan_scalar(const float* points, int count, const vec3 d);
+
+/* The rim point r (d.x, d.z) / |(d.x, d.z)| of a circle in the xz plane. The components are divided by
+ * the larger one first, so directions of any magnitude (GJK's v near contact can be 1e-20) neither
+ * underflow nor overflow when squared. Straight along y the whole disc supports; its centre is taken. */
+static inline void pxi_rim_point(const vec3 d, float r, float* x, float* z)
+{
+    float m = px_maxf(fabsf(d[0]), fabsf(d[2]));
+    if (!(m > 0.0f))
+    {
+        *x = 0.0f;
+        *z = 0.0f;
+        return;
+    }
+    float dx = d[0] / m, dz = d[2] / m;
+    float k = r / sqrtf(dx * dx + dz * dz);
+    *x = dx * k;
+    *z = dz * k;
+}
+
 static inline int32_t pxi_support_core(const px_shape* s, const vec3 d, vec3 dest)
 {
     switch (s->type)
@@ -69,35 +95,24 @@ static inline int32_t pxi_support_core(const px_shape* s, const vec3 d, vec3 des
     }
     case PX_SHAPE_CYLINDER:
     {
-        float h = s->cylinder.half_height, r = s->cylinder.radius;
-        float rxz2 = d[0] * d[0] + d[2] * d[2];
-        dest[1] = d[1] >= 0.0f ? h : -h;
-        if (rxz2 > 0.0f)
-        {
-            float k = r / sqrtf(rxz2);
-            dest[0] = d[0] * k;
-            dest[2] = d[2] * k;
-        }
-        else
-        {
-            dest[0] = 0.0f;
-            dest[2] = 0.0f;
-        }
+        float h = s->cylinder.half_height;
+        float x, z;
+        pxi_rim_point(d, s->cylinder.radius, &x, &z);
+        px_v3_set(x, d[1] >= 0.0f ? h : -h, z, dest);
         return PX_NULL_INDEX;
     }
     case PX_SHAPE_CONE:
     {
-        float h = s->cylinder.half_height, r = s->cylinder.radius;
-        float rxz = sqrtf(d[0] * d[0] + d[2] * d[2]);
-        /* apex (0, h, 0) against the best rim point (r d_xz / |d_xz|, -h) */
-        if (h * d[1] >= -h * d[1] + r * rxz)
+        float h = s->cylinder.half_height;
+        float x, z;
+        pxi_rim_point(d, s->cylinder.radius, &x, &z);
+        /* apex (0, h, 0) against the best rim point (x, -h, z) */
+        if (h * d[1] >= -h * d[1] + (x * d[0] + z * d[2]))
         {
             px_v3_set(0.0f, h, 0.0f, dest);
             return 0;
         }
-        /* straight down (rxz == 0) the whole base disc supports; take its centre */
-        float k = rxz > 0.0f ? r / rxz : 0.0f;
-        px_v3_set(d[0] * k, -h, d[2] * k, dest);
+        px_v3_set(x, -h, z, dest);
         return PX_NULL_INDEX;
     }
     case PX_SHAPE_HULL:

@@ -43,7 +43,7 @@ static inline uint32_t pxi_simplex_solve_points(const float* const* w, int count
     case 2:
         return pxi_closest_origin_segment(w[0], w[1], bary, dest);
     case 3:
-        return pxi_closest_origin_triangle_ex(w[0], w[1], w[2], newest, bary, dest);
+        return pxi_closest_origin_triangle_ex(w[0], w[1], w[2], newest, bary, dest, degenerate);
     default:
         return pxi_closest_origin_tetrahedron_ex(w[0], w[1], w[2], w[3], newest, bary, dest, degenerate);
     }
@@ -51,7 +51,7 @@ static inline uint32_t pxi_simplex_solve_points(const float* const* w, int count
 
 /* Closest point of the simplex to the origin and the weights of its vertices, without changing the
  * simplex. Returns the feature mask; 15 means a tetrahedron encloses the origin. *degenerate reports a
- * flat-tetrahedron fallback.
+ * flat tetrahedron or a collinear triangle, whose faces or edges decided instead.
  *
  * The kernels' degeneracy tests compare products of up to six lengths (a squared triple product against
  * squared areas times squared lengths), which underflow for simplices below about 1e-6 and overflow above
