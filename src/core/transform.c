@@ -91,7 +91,7 @@ static float checked_qmax(const px_transform* t)
     {
         return -1.0f;
     }
-    return fmaxf(fmaxf(fabsf(q[0]), fabsf(q[1])), fmaxf(fabsf(q[2]), fabsf(q[3])));
+    return px_maxf(px_maxf(fabsf(q[0]), fabsf(q[1])), px_maxf(fabsf(q[2]), fabsf(q[3])));
 }
 
 /* Status of a pose from its checked largest component. Any finite non-zero quaternion names a rotation;
@@ -121,6 +121,14 @@ px_status px_transform_normalized(const px_transform* t, px_transform* dest)
         px_transform_identity(dest);
         return PX_ERR_INVALID_ARGUMENT;
     }
+    /* Fast path, the common case: a unit quaternion (within rounding) and a finite translation. NaN or
+     * Inf in q makes n2 NaN or Inf, which fails the range test and takes the careful path below. */
+    float n2 = t->q[0] * t->q[0] + t->q[1] * t->q[1] + t->q[2] * t->q[2] + t->q[3] * t->q[3];
+    if (fabsf(n2 - 1.0f) <= 4.0f * FLT_EPSILON && px_v3_is_finite(t->p))
+    {
+        *dest = *t;
+        return PX_OK;
+    }
     float qmax = checked_qmax(t);
     px_status status = qmax_status(qmax);
     if (status != PX_OK)
@@ -129,11 +137,9 @@ px_status px_transform_normalized(const px_transform* t, px_transform* dest)
         return status;
     }
     *dest = *t;
-    float n2 = t->q[0] * t->q[0] + t->q[1] * t->q[1] + t->q[2] * t->q[2] + t->q[3] * t->q[3];
-    /* A quaternion rounded to float from a unit one has |q|^2 within a few ulps of 1: keep it bit for bit
-     * (and skip the square root); rescale anything that drifted further, dividing by the largest
-     * component first so that the squares neither overflow nor underflow. */
-    if (!(fabsf(n2 - 1.0f) <= 4.0f * FLT_EPSILON))
+    /* A quaternion rounded to float from a unit one has |q|^2 within a few ulps of 1 and is kept bit for
+     * bit (above); anything that drifted further is rescaled, dividing by the largest component first so
+     * that the squares neither overflow nor underflow. */
     {
         float q[4];
         for (int i = 0; i < 4; ++i)

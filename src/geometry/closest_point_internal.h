@@ -26,7 +26,8 @@
 /* Rounding bound of the side test -p0 . n, as a multiple of FLT_EPSILON * |p0| * |n|. */
 #define PXI_SIDE_NOISE (8.0f * FLT_EPSILON)
 
-/* A tetrahedron whose opposite-vertex height is below this fraction of its longest edge is flat. */
+/* A tetrahedron is flat when a vertex lies within this angle (radians) of the plane of its opposite face,
+ * seen from that face's first vertex. */
 #define PXI_TETRA_FLAT_REL 1.0e-6f
 
 /* The point a + s ab of an edge, corrected to be orthogonal to the edge (denom = |ab|^2).
@@ -73,10 +74,19 @@ static inline uint32_t pxi_closest_origin_segment(const vec3 a, const vec3 b, fl
     return 3u;
 }
 
-/* The next float below x >= 0 (x itself for 0): a tie-breaking nudge. */
+/* The next float below x >= 0 (x itself for 0 or Inf): a tie-breaking nudge, by the bit pattern rather
+ * than a libm call (it runs inside GJK's loop). */
 static inline float pxi_nudge_down(float x)
 {
-    return x > 0.0f ? nextafterf(x, 0.0f) : x;
+    if (!(x > 0.0f && x < INFINITY))
+    {
+        return x;
+    }
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof(bits));
+    bits -= 1u;
+    memcpy(&x, &bits, sizeof(bits));
+    return x;
 }
 
 /* Closest of the edges of a triangle, when the origin does not project into the face. With newest set,
@@ -263,66 +273,43 @@ static inline uint32_t pxi_remap_feature3(uint32_t f, int i0, int i1, int i2)
  * *flat is set when the tetrahedron is too flat for its side tests; then every face is evaluated.
  * With newest set only the three faces containing d are candidates (see pxi_closest_origin_triangle_ex);
  * the origin is then known to be on d's side of abc. */
-static inline uint32_t pxi_closest_origin_tetrahedron_ex(const vec3 a, const vec3 b, const vec3 c, const vec3 d,
-                                                         bool newest, float bary[4], vec3 dest, bool* flat)
+/* Side test of face (p0, p1, p2) with opposite vertex po: so is the origin's signed offset and sd the
+ * opposite vertex's, both times |n| (their ratio is the origin's barycentric weight of po). near: the
+ * origin is within rounding of the plane, so its side is unknown. flat: po is within PXI_TETRA_FLAT_REL
+ * radians of the plane, too close for the sign of sd to be trusted. */
+static inline void pxi_tetra_side(const float* p0, const float* p1, const float* p2, const float* po, float* so,
+                                  float* sd, bool* near, bool* flat)
 {
-    const float* v[4] = { a, b, c, d };
-    /* faces with the opposite vertex last; d is the last vertex of every face that contains it */
-    static const int face[4][4] = { { 0, 1, 2, 3 }, { 0, 2, 3, 1 }, { 1, 0, 3, 2 }, { 2, 1, 3, 0 } };
+    vec3 e1, e2, n, eo;
+    px_v3_sub(p1, p0, e1);
+    px_v3_sub(p2, p0, e2);
+    px_v3_cross(e1, e2, n);
+    px_v3_sub(po, p0, eo);
+    *so = -px_v3_dot(n, p0);
+    *sd = px_v3_dot(n, eo);
+    float nn = px_v3_norm2(n);
+    *near = *so * *so <= PXI_SIDE_NOISE * PXI_SIDE_NOISE * nn * px_v3_norm2(p0);
+    *flat = *sd * *sd <= PXI_TETRA_FLAT_REL * PXI_TETRA_FLAT_REL * nn * px_v3_norm2(eo);
+}
 
-    vec3 e;
-    float lmax = 0.0f;
-    for (int i = 0; i < 4; ++i)
-    {
-        for (int j = i + 1; j < 4; ++j)
-        {
-            px_v3_sub(v[j], v[i], e);
-            lmax = px_maxf(lmax, px_v3_norm2(e));
-        }
-    }
-
-    /* Side tests: sign of the origin against each face plane, compared with the opposite vertex. The
-     * ratio so / sd is also the origin's barycentric weight of the opposite vertex. */
-    float so[4], sd[4];
-    bool near[4]; /* the origin is within rounding of this face's plane: its side is unknown */
-    bool is_flat = false;
-    for (int f = 0; f < 4; ++f)
-    {
-        const float* p0 = v[face[f][0]];
-        const float* p1 = v[face[f][1]];
-        const float* p2 = v[face[f][2]];
-        const float* po = v[face[f][3]];
-        vec3 e1, e2, n, eo;
-        px_v3_sub(p1, p0, e1);
-        px_v3_sub(p2, p0, e2);
-        px_v3_cross(e1, e2, n);
-        px_v3_sub(po, p0, eo);
-        so[f] = -px_v3_dot(n, p0);
-        sd[f] = px_v3_dot(n, eo);
-        float nn = px_v3_norm2(n);
-        near[f] = so[f] * so[f] <= PXI_SIDE_NOISE * PXI_SIDE_NOISE * nn * px_v3_norm2(p0);
-        /* height of the opposite vertex = sd / |n|; flat when below FLAT_REL * longest edge */
-        if (sd[f] * sd[f] <= PXI_TETRA_FLAT_REL * PXI_TETRA_FLAT_REL * px_v3_norm2(n) * lmax)
-        {
-            is_flat = true;
-        }
-    }
-    *flat = is_flat;
-
+/* Nearest point over the faces from `first` on that the origin is (or may be) outside of. Returns false
+ * when there is none, that is, when the origin is inside. */
+static inline bool pxi_tetra_nearest_face(const float* const* v, const int face[4][4], int first, const float* so,
+                                          const float* sd, const bool* near, bool all, bool newest, float bary[4],
+                                          vec3 dest, uint32_t* feature)
+{
     float best = INFINITY;
-    uint32_t best_feature = 0;
-    bool inside = true;
-    for (int f = 0; f < 4; ++f)
+    bool any = false;
+    for (int f = first; f < 4; ++f)
     {
         /* Outside this face when the origin and the opposite vertex are strictly on opposite sides. A face
          * whose side test is within rounding is evaluated too: the minimum over the evaluated faces is then
          * right whichever way the rounding went (and "inside" is only claimed when no face is in doubt). */
-        bool outside = is_flat || near[f] || (so[f] * sd[f] < 0.0f);
-        if (!outside || (newest && f == 0))
+        if (!(all || near[f] || so[f] * sd[f] < 0.0f))
         {
             continue;
         }
-        inside = false;
+        any = true;
         float w[3];
         vec3 q;
         int i0 = face[f][0], i1 = face[f][1], i2 = face[f][2];
@@ -332,7 +319,7 @@ static inline uint32_t pxi_closest_origin_tetrahedron_ex(const vec3 a, const vec
         if (d2 < best)
         {
             best = d2;
-            best_feature = pxi_remap_feature3(fl, i0, i1, i2);
+            *feature = pxi_remap_feature3(fl, i0, i1, i2);
             bary[0] = bary[1] = bary[2] = bary[3] = 0.0f;
             bary[i0] = w[0];
             bary[i1] = w[1];
@@ -340,6 +327,44 @@ static inline uint32_t pxi_closest_origin_tetrahedron_ex(const vec3 a, const vec
             px_v3_copy(q, dest);
         }
     }
+    return any;
+}
+
+static inline uint32_t pxi_closest_origin_tetrahedron_ex(const vec3 a, const vec3 b, const vec3 c, const vec3 d,
+                                                         bool newest, float bary[4], vec3 dest, bool* flat)
+{
+    const float* v[4] = { a, b, c, d };
+    /* faces with the opposite vertex last; d is the last vertex of every face that contains it */
+    static const int face[4][4] = { { 0, 1, 2, 3 }, { 0, 2, 3, 1 }, { 1, 0, 3, 2 }, { 2, 1, 3, 0 } };
+
+    /* Side tests. With newest set, face abc is not a candidate (the origin is on d's side of it, see
+     * above) and its test is only needed for the weights when the origin is inside: it is done last. */
+    float so[4], sd[4];
+    bool near[4];
+    bool is_flat = false;
+    for (int f = newest ? 1 : 0; f < 4; ++f)
+    {
+        bool face_flat;
+        pxi_tetra_side(v[face[f][0]], v[face[f][1]], v[face[f][2]], v[face[f][3]], &so[f], &sd[f], &near[f],
+                       &face_flat);
+        is_flat = is_flat || face_flat;
+    }
+
+    uint32_t best_feature = 0;
+    bool inside = !pxi_tetra_nearest_face(v, face, newest ? 1 : 0, so, sd, near, is_flat, newest, bary, dest,
+                                          &best_feature);
+    if (inside && newest)
+    {
+        bool near0, flat0;
+        pxi_tetra_side(a, b, c, d, &so[0], &sd[0], &near0, &flat0);
+        if (flat0)
+        {
+            /* too flat to be sure of "inside" after all: take the nearest of the other faces */
+            is_flat = true;
+            inside = !pxi_tetra_nearest_face(v, face, 1, so, sd, near, true, newest, bary, dest, &best_feature);
+        }
+    }
+    *flat = is_flat;
     if (inside)
     {
         float sum = 0.0f;

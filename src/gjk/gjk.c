@@ -213,7 +213,7 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
         pxi_simplex_push(s, p, q, ia, ib);
         vec3 v_new;
         float bary[4];
-        uint32_t f = pxi_simplex_solve_newest(s, bary, v_new, &degenerate);
+        uint32_t f = pxi_simplex_solve_newest(s, max_w, bary, v_new, &degenerate);
         float vv_new = px_v3_norm2(v_new);
         if (f == 15u)
         {

@@ -154,7 +154,7 @@ pxi_hull_scan_fn pxi_hull_scan_select(int count)
     /* float lane indices are exact below 2^24 points */
     if (count >= 8 && count < (1 << 24))
     {
-        if (count >= 16 && __builtin_cpu_supports("avx2"))
+        if (__builtin_cpu_supports("avx2"))
         {
             return scan_avx2;
         }

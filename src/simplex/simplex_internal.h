@@ -57,20 +57,25 @@ static inline uint32_t pxi_simplex_solve_points(const float* const* w, int count
  * squared areas times squared lengths), which underflow for simplices below about 1e-6 and overflow above
  * about 1e6. A simplex outside [2^-8, 2^8] is therefore scaled by a power of two first: exact, so the
  * answer is the one the same shapes would get at unit scale. */
-static inline uint32_t pxi_simplex_solve_ex(const px_simplex* s, bool newest, float bary[4], vec3 dest,
-                                            bool* degenerate)
+static inline uint32_t pxi_simplex_solve_ex(const px_simplex* s, bool newest, float max_w, float bary[4],
+                                            vec3 dest, bool* degenerate)
 {
     *degenerate = false;
     bary[0] = 1.0f;
     bary[1] = bary[2] = bary[3] = 0.0f;
-    const float* w[4];
+    const float* w[4] = { s->v[0].w, s->v[1].w, s->v[2].w, s->v[3].w };
+    /* max_w (when >= 0) bounds |w|, and every component's magnitude lies within [max_w / sqrt 3, max_w]:
+     * when that range is inside [2^-8, 2^8] the scan for the largest component is skipped */
+    if (PX_LIKELY(s->count == 1 || (max_w >= 0x1p-7f && max_w <= 0x1p8f)))
+    {
+        return pxi_simplex_solve_points(w, s->count, newest, bary, dest, degenerate);
+    }
     float m = 0.0f;
     for (int i = 0; i < s->count; ++i)
     {
-        w[i] = s->v[i].w;
         m = px_maxf(m, px_maxf(fabsf(w[i][0]), px_maxf(fabsf(w[i][1]), fabsf(w[i][2]))));
     }
-    if (PX_LIKELY(s->count == 1 || !(m > 0.0f) || (m >= 0x1p-8f && m <= 0x1p8f)))
+    if (!(m > 0.0f) || (m >= 0x1p-8f && m <= 0x1p8f))
     {
         return pxi_simplex_solve_points(w, s->count, newest, bary, dest, degenerate);
     }
@@ -91,14 +96,16 @@ static inline uint32_t pxi_simplex_solve_ex(const px_simplex* s, bool newest, fl
 /* Full solve: every feature of the simplex is a candidate. */
 static inline uint32_t pxi_simplex_solve(const px_simplex* s, float bary[4], vec3 dest, bool* degenerate)
 {
-    return pxi_simplex_solve_ex(s, false, bary, dest, degenerate);
+    return pxi_simplex_solve_ex(s, false, -1.0f, bary, dest, degenerate);
 }
 
 /* GJK step: the last vertex was just added beyond v's plane, so only features containing it are
- * candidates (exact in exact arithmetic; see pxi_closest_origin_triangle_ex). */
-static inline uint32_t pxi_simplex_solve_newest(const px_simplex* s, float bary[4], vec3 dest, bool* degenerate)
+ * candidates (exact in exact arithmetic; see pxi_closest_origin_triangle_ex). max_w bounds |w| over the
+ * simplex (GJK tracks it), or is negative. */
+static inline uint32_t pxi_simplex_solve_newest(const px_simplex* s, float max_w, float bary[4], vec3 dest,
+                                                bool* degenerate)
 {
-    return pxi_simplex_solve_ex(s, true, bary, dest, degenerate);
+    return pxi_simplex_solve_ex(s, true, max_w, bary, dest, degenerate);
 }
 
 /* Keep the vertices of feature f, in order, with their weights. */
