@@ -24,19 +24,7 @@ void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b,
 /* Support of a shape in its own frame, with the hull scan already resolved. */
 static inline int32_t pxi_support_local(const px_shape* shape, pxi_hull_scan_fn scan, const vec3 d, vec3 dest)
 {
-    if (scan != NULL)
-    {
-        int32_t i = scan(shape->hull.points, shape->hull.count, d);
-        if (PX_UNLIKELY(i == PXI_SUPPORT_NON_FINITE))
-        {
-            dest[0] = dest[1] = dest[2] = NAN;
-            return i;
-        }
-        const float* p = shape->hull.points + 3 * (size_t)i;
-        px_v3_set(p[0], p[1], p[2], dest);
-        return i;
-    }
-    return pxi_support_core(shape, d, dest);
+    return scan != NULL ? pxi_hull_support(shape, scan, d, dest) : pxi_support_core(shape, d, dest);
 }
 
 /* Support of A along d (frame A). */

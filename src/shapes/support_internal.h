@@ -40,6 +40,21 @@ static inline void pxi_rim_point(const vec3 d, float r, float* x, float* z)
     *z = dz * k;
 }
 
+/* Support of a hull shape with a given scan: the point and its index, or NaN and
+ * PXI_SUPPORT_NON_FINITE when the scan met a non-finite point. */
+static inline int32_t pxi_hull_support(const px_shape* s, pxi_hull_scan_fn scan, const vec3 d, vec3 dest)
+{
+    int32_t i = scan(s->hull.points, s->hull.count, d);
+    if (PX_UNLIKELY(i == PXI_SUPPORT_NON_FINITE))
+    {
+        dest[0] = dest[1] = dest[2] = NAN;
+        return i;
+    }
+    const float* p = s->hull.points + 3 * (size_t)i;
+    px_v3_set(p[0], p[1], p[2], dest);
+    return i;
+}
+
 static inline int32_t pxi_support_core(const px_shape* s, const vec3 d, vec3 dest)
 {
     switch (s->type)
@@ -116,17 +131,7 @@ static inline int32_t pxi_support_core(const px_shape* s, const vec3 d, vec3 des
         return PX_NULL_INDEX;
     }
     case PX_SHAPE_HULL:
-    {
-        int32_t i = pxi_hull_scan(s->hull.points, s->hull.count, d);
-        if (PX_UNLIKELY(i == PXI_SUPPORT_NON_FINITE))
-        {
-            dest[0] = dest[1] = dest[2] = NAN;
-            return i;
-        }
-        const float* p = s->hull.points + 3 * (size_t)i;
-        px_v3_set(p[0], p[1], p[2], dest);
-        return i;
-    }
+        return pxi_hull_support(s, pxi_hull_scan, d, dest);
     case PX_SHAPE_USER:
         return s->user.fn(s->user.user_data, d, dest);
     default:
