@@ -75,6 +75,11 @@ px_status pxi_gjk_validate(const px_gjk_input* input, const px_gjk_config* confi
     return status != PX_OK ? status : px_transform_validate(&input->b_in_a);
 }
 
+static inline float pxi_square(float x)
+{
+    return x * x;
+}
+
 /* Radii sum widened by the touching band: rounded shapes closer than this touch. The band is the
  * caller's abs_tolerance or, for rounded shapes, the rounding floor of the radii arithmetic, whichever is
  * larger. Shared by the distance and overlap queries so that they always agree. */
@@ -184,19 +189,21 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
             max_w2 = ww;
             max_w = sqrtf(ww);
         }
+        float vw = px_v3_dot(st->v, w);
+        if (early_out && vw > 0.0f &&
+            vw * vw > px_v3_norm2(st->v) * pxi_square(pxi_gjk_touch_radius(separation_radius, max_w, abs_tol)))
+        {
+            /* The support plane of A - B against v separates by more than the radii. Any direction v
+             * proves it, not only a closest point: on the first iteration the guess often suffices. */
+            st->exit = PX_GJK_EXIT_SEPARATED;
+            break;
+        }
         float vlen = sqrtf(vv);
 
         if (s->count > 0)
         {
             /* |v| is an upper bound of the core distance and v.w / |v| a lower bound */
-            float vw = px_v3_dot(st->v, w);
             GJK_TRACE("gjk %d: vw %.9g vv %.9g\n", iter, vw, vv);
-            if (early_out && vw > pxi_gjk_touch_radius(separation_radius, max_w, abs_tol) * vlen)
-            {
-                /* the support plane of A - B against v separates by more than the radii */
-                st->exit = PX_GJK_EXIT_SEPARATED;
-                break;
-            }
             float gap = vv - vw;
             if (gap <= rel * vv || gap <= px_maxf(k_gap * max_w, abs_tol) * vlen)
             {
