@@ -27,6 +27,10 @@
 /// Squared length, area or volume below eps * scale^k counts as degenerate in the simplex solver.
 #define PX_DEGENERATE_REL_EPSILON FLT_EPSILON
 
+/// EPA stops when the support along the nearest face's normal is within this fraction of the depth of that
+/// face (libccd's epa_tolerance). [Units: none] [Limit: > 0]
+#define PX_EPA_REL_TOLERANCE 1.0e-4f
+
 /// Bound for EPA polytope expansion.
 #define PX_EPA_MAX_ITERATIONS 128
 /// EPA stack capacities.

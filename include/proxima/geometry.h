@@ -14,6 +14,26 @@
 extern "C" {
 #endif
 
+/// A ray: the points origin + t * direction for 0 <= t <= max_t. direction need not be unit length (t is
+/// then in units of its length); it must not be zero.
+typedef struct px_ray
+{
+    vec3 origin;    ///< Start point
+    vec3 direction; ///< Direction [Limit: finite, not zero]
+    float max_t;    ///< Largest t searched [Limit: >= 0; may be INFINITY]
+} px_ray;
+
+/// Result of a ray cast. hit == false (and everything else zero) when nothing is hit within max_t.
+typedef struct px_ray_hit
+{
+    bool hit;         ///< Whether the ray hits
+    float t;          ///< Hit parameter: point = origin + t * direction; 0 when the origin is inside
+    vec3 point;       ///< Hit point
+    vec3 normal;      ///< Unit surface normal at the hit, facing the ray; zero when the origin is inside
+    int32_t triangle; ///< Triangle index for meshes, PX_NULL_INDEX for shapes
+    float u, v;       ///< Barycentric coordinates of the hit in the triangle (meshes), else 0
+} px_ray_hit;
+
 /// Kind of feature a mask describes.
 typedef enum px_feature_kind
 {

@@ -3,10 +3,14 @@
 #pragma once
 
 #include "proxima/base.h"
+#include "proxima/cast.h"
 #include "proxima/constants.h"
+#include "proxima/contact.h"
 #include "proxima/geometry.h"
 #include "proxima/gjk.h"
+#include "proxima/hull.h"
 #include "proxima/io.h"
+#include "proxima/manifold.h"
 #include "proxima/shapes.h"
 #include "proxima/simplex.h"
 #include "proxima/transform.h"

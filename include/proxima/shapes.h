@@ -69,11 +69,16 @@ typedef struct px_cylinder_data
     float radius;      ///< Radius of the circle(s), not the rounding radius [Units: length] [Limit: >= 0]
 } px_cylinder_data;
 
+struct px_hull;
+
 /// Core of PX_SHAPE_HULL.
 typedef struct px_hull_data
 {
     const float* points; ///< Packed xyz [(x, y, z) * count]; owned by the caller
     int count;           ///< Number of points [Limit: > 0]
+    /// The built hull these points are the vertices of (px_shape_from_hull), or NULL for a raw point
+    /// cloud. With it, large hulls use hill climbing and manifolds use the hull's faces.
+    const struct px_hull* built;
 } px_hull_data;
 
 /// Core of PX_SHAPE_USER.

@@ -1,0 +1,589 @@
+/* Penetration depth by the Expanding Polytope Algorithm (van den Bergen 2001; Bullet's and Jolt's EPA
+ * are the well-known implementations). The polytope lives on the stack with fixed capacities
+ * (PX_EPA_MAX_VERTICES, PX_EPA_MAX_FACES): no allocation, and running out returns the best result with
+ * PX_WARN_CAPACITY.
+ *
+ * The depth is bracketed: the polytope is inside A - B, so its nearest face plane is a lower bound, and
+ * the support of A - B along that face's normal is an upper bound. The loop stops when they meet within
+ * the tolerance, so a returned depth is never further from the truth than the final gap.
+ *
+ * What breaks other EPAs, and what this one does (KNOWN_FAILURES.md 2.2):
+ *  - GJK ends on a point, segment or triangle (touching, or shapes sharing a face): the simplex is blown
+ *    up to a tetrahedron with support points in directions chosen around it;
+ *  - the origin on a face of the polytope (touching): that face's distance is 0, it is expanded first,
+ *    and a depth of 0 with its normal is a valid answer, never "origin outside the polytope";
+ *  - a flat Minkowski difference (no support off the plane): depth 0 with the plane's normal;
+ *  - degenerate new faces (zero area) are kept for the topology but never chosen;
+ *  - the witness points come from the nearest face's barycentric weights (FCL PR #302), never from the
+ *    vertex nearest the origin. */
+#include "gjk_internal.h"
+
+#include "epa_internal.h"
+
+#define EPA_NO_FACE (-1)
+
+typedef struct epa_vertex
+{
+    vec3 w, p, q; /* w = p - q; p on A, q on B (frame A) */
+} epa_vertex;
+
+typedef struct epa_face
+{
+    int v[3];        /* counter-clockwise seen from outside the polytope */
+    int adj[3];      /* face across edge i = (v[i], v[i + 1]) */
+    int adj_edge[3]; /* index of that edge in the adjacent face */
+    vec3 n;          /* unit outward normal; zero for a degenerate face */
+    float dist;      /* n . v0: distance of the face plane from the origin (INFINITY if degenerate) */
+    int pass;        /* horizon-search marker */
+    bool alive;
+} epa_face;
+
+typedef struct epa_poly
+{
+    epa_vertex verts[PX_EPA_MAX_VERTICES];
+    epa_face faces[PX_EPA_MAX_FACES];
+    int vertex_count;
+    int face_count;      /* high-water mark of faces[] */
+    int free_faces[PX_EPA_MAX_FACES];
+    int free_count;
+    float scale;         /* largest |w|: the size for rounding tolerances */
+} epa_poly;
+
+typedef struct epa_horizon_edge
+{
+    int a, b;         /* vertex indices, in the order of the removed face */
+    int face, edge;   /* the surviving face across this edge and the edge's index in it */
+} epa_horizon_edge;
+
+/* Support point of A - B along d (frame A). */
+static int32_t epa_support(const pxi_gjk_pair* pair, const vec3 d, epa_vertex* out)
+{
+    vec3 nd;
+    px_v3_negate(d, nd);
+    int32_t ia = pxi_support_a(pair, d, out->p);
+    int32_t ib = pxi_support_b(pair, nd, out->q);
+    px_v3_sub(out->p, out->q, out->w);
+    return (ia == PXI_SUPPORT_NON_FINITE || ib == PXI_SUPPORT_NON_FINITE || !px_v3_is_finite(out->w))
+               ? PXI_SUPPORT_NON_FINITE
+               : 0;
+}
+
+static int epa_add_vertex(epa_poly* poly, const epa_vertex* v)
+{
+    if (poly->vertex_count >= PX_EPA_MAX_VERTICES)
+    {
+        return -1;
+    }
+    poly->verts[poly->vertex_count] = *v;
+    poly->scale = px_maxf(poly->scale, px_v3_norm(v->w));
+    return poly->vertex_count++;
+}
+
+/* Normal and plane distance of a face from its vertices. A face too thin to have a normal is marked
+ * degenerate: it keeps its place in the topology but is never chosen as nearest nor found visible. */
+static void epa_face_plane(const epa_poly* poly, epa_face* f)
+{
+    const float* a = poly->verts[f->v[0]].w;
+    const float* b = poly->verts[f->v[1]].w;
+    const float* c = poly->verts[f->v[2]].w;
+    vec3 ab, ac, bc, n;
+    px_v3_sub(b, a, ab);
+    px_v3_sub(c, a, ac);
+    px_v3_sub(c, b, bc);
+    /* the cross product of the two shortest edges loses the least to cancellation; all three crosses
+     * equal ab x ac up to rounding */
+    float lab = px_v3_norm2(ab), lac = px_v3_norm2(ac), lbc = px_v3_norm2(bc);
+    if (lbc >= lab && lbc >= lac)
+    {
+        px_v3_cross(ab, ac, n);
+    }
+    else if (lac >= lab)
+    {
+        px_v3_cross(ab, bc, n);
+    }
+    else
+    {
+        px_v3_cross(ac, bc, n);
+    }
+    float lmax = px_maxf(lab, px_maxf(lac, lbc));
+    float nn = px_v3_norm2(n);
+    if (!(nn > 1.0e-12f * lmax * lmax) || !(nn > 0.0f))
+    {
+        px_v3_zero(f->n);
+        f->dist = INFINITY;
+        return;
+    }
+    px_v3_scale(n, 1.0f / sqrtf(nn), f->n);
+    /* the vertex nearest the origin gives the best-rounded offset */
+    float da = px_v3_norm2(a), db = px_v3_norm2(b), dc = px_v3_norm2(c);
+    const float* base = (da <= db && da <= dc) ? a : (db <= dc ? b : c);
+    f->dist = px_v3_dot(f->n, base);
+}
+
+static int epa_new_face(epa_poly* poly, int a, int b, int c)
+{
+    int index;
+    if (poly->free_count > 0)
+    {
+        index = poly->free_faces[--poly->free_count];
+    }
+    else if (poly->face_count < PX_EPA_MAX_FACES)
+    {
+        index = poly->face_count++;
+    }
+    else
+    {
+        return EPA_NO_FACE;
+    }
+    epa_face* f = &poly->faces[index];
+    f->v[0] = a;
+    f->v[1] = b;
+    f->v[2] = c;
+    f->adj[0] = f->adj[1] = f->adj[2] = EPA_NO_FACE;
+    f->adj_edge[0] = f->adj_edge[1] = f->adj_edge[2] = 0;
+    f->pass = 0;
+    f->alive = true;
+    epa_face_plane(poly, f);
+    return index;
+}
+
+static void epa_link(epa_poly* poly, int f0, int e0, int f1, int e1)
+{
+    poly->faces[f0].adj[e0] = f1;
+    poly->faces[f0].adj_edge[e0] = e1;
+    poly->faces[f1].adj[e1] = f0;
+    poly->faces[f1].adj_edge[e1] = e0;
+}
+
+/* Build the tetrahedron v0..v3 with outward faces. False when it is flat. */
+static bool epa_init_tetrahedron(epa_poly* poly, const int v[4])
+{
+    const float* a = poly->verts[v[0]].w;
+    vec3 ab, ac, ad, n;
+    px_v3_sub(poly->verts[v[1]].w, a, ab);
+    px_v3_sub(poly->verts[v[2]].w, a, ac);
+    px_v3_sub(poly->verts[v[3]].w, a, ad);
+    px_v3_cross(ab, ac, n);
+    float vol = px_v3_dot(n, ad);
+    float scale = px_maxf(px_v3_norm2(ab), px_maxf(px_v3_norm2(ac), px_v3_norm2(ad)));
+    if (!(fabsf(vol) > 1.0e-9f * scale * sqrtf(scale)))
+    {
+        return false;
+    }
+    /* with vol < 0, d lies below abc's counter-clockwise normal: abc faces outward as given */
+    int i0 = v[0], i1 = vol < 0.0f ? v[1] : v[2], i2 = vol < 0.0f ? v[2] : v[1], i3 = v[3];
+    int f0 = epa_new_face(poly, i0, i1, i2);
+    int f1 = epa_new_face(poly, i0, i3, i1);
+    int f2 = epa_new_face(poly, i1, i3, i2);
+    int f3 = epa_new_face(poly, i2, i3, i0);
+    /* edges: f0 (i0 i1)(i1 i2)(i2 i0); f1 (i0 i3)(i3 i1)(i1 i0); f2 (i1 i3)(i3 i2)(i2 i1);
+     * f3 (i2 i3)(i3 i0)(i0 i2) */
+    epa_link(poly, f0, 0, f1, 2);
+    epa_link(poly, f0, 1, f2, 2);
+    epa_link(poly, f0, 2, f3, 2);
+    epa_link(poly, f1, 0, f3, 1);
+    epa_link(poly, f1, 1, f2, 0);
+    epa_link(poly, f2, 1, f3, 0);
+    return true;
+}
+
+/* A unit vector perpendicular to u (|u| > 0). */
+static void any_perpendicular(const vec3 u, vec3 dest)
+{
+    vec3 axis = { 0.0f, 0.0f, 0.0f };
+    int k = (fabsf(u[0]) <= fabsf(u[1]) && fabsf(u[0]) <= fabsf(u[2])) ? 0 : (fabsf(u[1]) <= fabsf(u[2]) ? 1 : 2);
+    axis[k] = 1.0f;
+    vec3 c;
+    px_v3_cross(u, axis, c);
+    px_v3_normalize_any(c, dest);
+}
+
+/* Result of a flat or point-like Minkowski difference: depth 0 along n, witness from the GJK simplex. */
+static void epa_flat_result(const px_simplex* s, const vec3 n, pxi_epa_result* r)
+{
+    pxi_simplex_witness(s, r->point_a, r->point_b);
+    px_v3_copy(n, r->normal);
+    r->depth = 0.0f;
+}
+
+/* Grow GJK's simplex (1 to 4 vertices around the origin) into a tetrahedron containing the origin.
+ * Returns 1 on success, 0 when A - B is flat (r is then filled with depth 0), -1 on non-finite support. */
+static int epa_seed(const pxi_gjk_pair* pair, const px_simplex* s, epa_poly* poly, pxi_epa_result* r)
+{
+    int idx[4] = { -1, -1, -1, -1 };
+    int n = 0;
+    for (int i = 0; i < s->count; ++i)
+    {
+        epa_vertex v;
+        px_v3_copy(s->v[i].w, v.w);
+        px_v3_copy(s->v[i].p, v.p);
+        px_v3_copy(s->v[i].q, v.q);
+        idx[n++] = epa_add_vertex(poly, &v);
+    }
+    /* Relative sizes below this are "nothing": scale-free blow-up decisions. */
+    const float tiny = 1.0e-6f;
+
+    if (n == 1)
+    {
+        /* a point: find the support farthest from it among the six axis directions */
+        float best = 0.0f;
+        epa_vertex bv = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f } };
+        for (int k = 0; k < 6; ++k)
+        {
+            vec3 d = { 0.0f, 0.0f, 0.0f };
+            d[k / 2] = (k & 1) ? -1.0f : 1.0f;
+            epa_vertex v;
+            if (epa_support(pair, d, &v) != 0)
+            {
+                return -1;
+            }
+            float l = px_v3_distance2(v.w, poly->verts[idx[0]].w);
+            if (l > best)
+            {
+                best = l;
+                bv = v;
+            }
+        }
+        if (!(best > 0.0f))
+        {
+            /* both shapes are the same single point: no direction is better than another */
+            vec3 up = { 0.0f, 1.0f, 0.0f };
+            epa_flat_result(s, up, r);
+            return 0;
+        }
+        idx[n++] = epa_add_vertex(poly, &bv);
+    }
+    if (n == 2)
+    {
+        /* a segment: supports around it, 120 degrees apart, for the one farthest off its line */
+        vec3 u, e1, e2;
+        px_v3_sub(poly->verts[idx[1]].w, poly->verts[idx[0]].w, u);
+        float len = px_v3_norm(u);
+        px_v3_normalize_any(u, u);
+        any_perpendicular(u, e1);
+        px_v3_cross(u, e1, e2);
+        float best = 0.0f;
+        epa_vertex bv = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f } };
+        for (int k = 0; k < 3; ++k)
+        {
+            float ang = 2.0943951f * (float)k;
+            vec3 d;
+            for (int c = 0; c < 3; ++c)
+            {
+                d[c] = cosf(ang) * e1[c] + sinf(ang) * e2[c];
+            }
+            epa_vertex v;
+            if (epa_support(pair, d, &v) != 0)
+            {
+                return -1;
+            }
+            vec3 rel, perp;
+            px_v3_sub(v.w, poly->verts[idx[0]].w, rel);
+            px_v3_cross(u, rel, perp);
+            float off = px_v3_norm2(perp);
+            if (off > best)
+            {
+                best = off;
+                bv = v;
+            }
+        }
+        if (!(best > tiny * tiny * len * len) || !(len > 0.0f))
+        {
+            /* A - B is a segment (collinear shapes): separate sideways by 0 */
+            epa_flat_result(s, e1, r);
+            return 0;
+        }
+        idx[n++] = epa_add_vertex(poly, &bv);
+    }
+    if (n == 3)
+    {
+        /* a triangle: the support on the side of its plane away from the origin makes a tetrahedron
+         * that contains it; if the origin is on the plane, the taller side */
+        const float* a = poly->verts[idx[0]].w;
+        vec3 ab, ac, nrm;
+        px_v3_sub(poly->verts[idx[1]].w, a, ab);
+        px_v3_sub(poly->verts[idx[2]].w, a, ac);
+        px_v3_cross(ab, ac, nrm);
+        if (!px_v3_normalize_any(nrm, nrm))
+        {
+            /* the GJK triangle itself is degenerate: treat A - B as flat across its longest edge */
+            vec3 side;
+            any_perpendicular(ab, side);
+            epa_flat_result(s, side, r);
+            return 0;
+        }
+        float origin_h = -px_v3_dot(nrm, a); /* the origin's height above the plane */
+        epa_vertex up, down;
+        vec3 neg;
+        px_v3_negate(nrm, neg);
+        if (epa_support(pair, nrm, &up) != 0 || epa_support(pair, neg, &down) != 0)
+        {
+            return -1;
+        }
+        vec3 t;
+        px_v3_sub(up.w, a, t);
+        float h_up = px_v3_dot(nrm, t);
+        px_v3_sub(down.w, a, t);
+        float h_down = -px_v3_dot(nrm, t);
+        float size = sqrtf(px_maxf(px_v3_norm2(ab), px_v3_norm2(ac)));
+        if (!(h_up > tiny * size) && !(h_down > tiny * size))
+        {
+            /* A - B is flat: the origin lies in it, and any move off the plane separates */
+            epa_flat_result(s, nrm, r);
+            return 0;
+        }
+        bool use_up = origin_h > 0.0f ? true : (origin_h < 0.0f ? false : h_up >= h_down);
+        if ((use_up && !(h_up > tiny * size)) || (!use_up && !(h_down > tiny * size)))
+        {
+            use_up = !use_up; /* the needed side is flat: the origin is on the plane within rounding */
+        }
+        idx[n++] = epa_add_vertex(poly, use_up ? &up : &down);
+    }
+    for (int i = 0; i < 4; ++i)
+    {
+        if (idx[i] < 0)
+        {
+            return -1;
+        }
+    }
+    if (!epa_init_tetrahedron(poly, idx))
+    {
+        /* the seed is flat after all: treat A - B as flat along the seed's plane */
+        vec3 ab, ac, nrm;
+        px_v3_sub(poly->verts[idx[1]].w, poly->verts[idx[0]].w, ab);
+        px_v3_sub(poly->verts[idx[2]].w, poly->verts[idx[0]].w, ac);
+        px_v3_cross(ab, ac, nrm);
+        if (!px_v3_normalize_any(nrm, nrm))
+        {
+            any_perpendicular(ab, nrm);
+        }
+        epa_flat_result(s, nrm, r);
+        return 0;
+    }
+    return 1;
+}
+
+/* The alive face with the smallest plane distance. */
+static int epa_nearest_face(const epa_poly* poly)
+{
+    int best = EPA_NO_FACE;
+    float best_dist = INFINITY;
+    for (int i = 0; i < poly->face_count; ++i)
+    {
+        const epa_face* f = &poly->faces[i];
+        if (f->alive && f->dist < best_dist)
+        {
+            best_dist = f->dist;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* Depth-first horizon search from a visible face: removes every face visible from w that is connected
+ * to it and records the horizon edges in the order of the removed faces. Iterative (bounded stack). */
+static bool epa_horizon(epa_poly* poly, int start, const float* w, int pass, epa_horizon_edge* horizon,
+                        int* horizon_count)
+{
+    typedef struct
+    {
+        int face, edge;
+    } step;
+    step stack[3 * PX_EPA_MAX_FACES];
+    int top = 0;
+    epa_face* f0 = &poly->faces[start];
+    f0->pass = pass;
+    f0->alive = false;
+    poly->free_faces[poly->free_count++] = start;
+    /* push the three edges in reverse so they are handled in order 0, 1, 2 */
+    for (int e = 2; e >= 0; --e)
+    {
+        stack[top].face = f0->adj[e];
+        stack[top].edge = f0->adj_edge[e];
+        ++top;
+    }
+    while (top > 0)
+    {
+        step st = stack[--top];
+        if (st.face == EPA_NO_FACE)
+        {
+            return false;
+        }
+        epa_face* g = &poly->faces[st.face];
+        if (g->pass == pass)
+        {
+            continue; /* already removed */
+        }
+        vec3 rel;
+        px_v3_sub(w, poly->verts[g->v[0]].w, rel);
+        bool visible = g->dist < INFINITY && px_v3_dot(g->n, rel) > 0.0f;
+        if (!visible)
+        {
+            if (*horizon_count >= PX_EPA_MAX_FACES)
+            {
+                return false;
+            }
+            /* the edge as the removed face saw it runs opposite to g's */
+            epa_horizon_edge* h = &horizon[(*horizon_count)++];
+            h->a = g->v[(st.edge + 1) % 3];
+            h->b = g->v[st.edge];
+            h->face = st.face;
+            h->edge = st.edge;
+            continue;
+        }
+        g->pass = pass;
+        g->alive = false;
+        poly->free_faces[poly->free_count++] = st.face;
+        if (top + 2 > 3 * PX_EPA_MAX_FACES)
+        {
+            return false;
+        }
+        int e1 = (st.edge + 1) % 3, e2 = (st.edge + 2) % 3;
+        stack[top].face = g->adj[e2];
+        stack[top].edge = g->adj_edge[e2];
+        ++top;
+        stack[top].face = g->adj[e1];
+        stack[top].edge = g->adj_edge[e1];
+        ++top;
+    }
+    return *horizon_count >= 3;
+}
+
+/* Replace the removed faces by a fan from vertex iw over the horizon. False on capacity. */
+static bool epa_fan(epa_poly* poly, int iw, const epa_horizon_edge* horizon, int count)
+{
+    int fan[PX_EPA_MAX_FACES];
+    for (int k = 0; k < count; ++k)
+    {
+        int f = epa_new_face(poly, horizon[k].a, horizon[k].b, iw);
+        if (f == EPA_NO_FACE)
+        {
+            return false;
+        }
+        fan[k] = f;
+        epa_link(poly, f, 0, horizon[k].face, horizon[k].edge);
+    }
+    /* neighbouring fan faces share the edge from a horizon vertex to w: face k's edge 1 (b_k -> w) meets
+     * the face whose edge 2 is (w -> a_m) with a_m == b_k */
+    for (int k = 0; k < count; ++k)
+    {
+        int m = -1;
+        for (int j = 0; j < count; ++j)
+        {
+            if (horizon[j].a == horizon[k].b)
+            {
+                m = j;
+                break;
+            }
+        }
+        if (m < 0)
+        {
+            return false; /* the horizon is not a closed loop: the polytope lost convexity to rounding */
+        }
+        epa_link(poly, fan[k], 1, fan[m], 2);
+    }
+    return true;
+}
+
+/* Witness points and normal of a face: the origin's nearest point on it. */
+static void epa_face_result(const epa_poly* poly, const epa_face* f, pxi_epa_result* r)
+{
+    const epa_vertex* va = &poly->verts[f->v[0]];
+    const epa_vertex* vb = &poly->verts[f->v[1]];
+    const epa_vertex* vc = &poly->verts[f->v[2]];
+    float bary[3];
+    vec3 q;
+    bool degenerate = false;
+    (void)pxi_closest_origin_triangle_ex(va->w, vb->w, vc->w, false, bary, q, &degenerate);
+    for (int i = 0; i < 3; ++i)
+    {
+        r->point_a[i] = bary[0] * va->p[i] + bary[1] * vb->p[i] + bary[2] * vc->p[i];
+        r->point_b[i] = bary[0] * va->q[i] + bary[1] * vb->q[i] + bary[2] * vc->q[i];
+    }
+    px_v3_copy(f->n, r->normal);
+    r->depth = px_maxf(f->dist, 0.0f);
+}
+
+px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int max_iterations, float rel_tolerance,
+                      pxi_epa_result* result)
+{
+    epa_poly poly;
+    poly.vertex_count = 0;
+    poly.face_count = 0;
+    poly.free_count = 0;
+    poly.scale = 0.0f;
+    memset(result, 0, sizeof(*result));
+
+    int seeded = epa_seed(pair, simplex, &poly, result);
+    if (seeded < 0)
+    {
+        return PX_ERR_NON_FINITE;
+    }
+    if (seeded == 0)
+    {
+        result->exit = PXI_EPA_EXIT_FLAT;
+        return PX_OK;
+    }
+
+    /* termination floor: rounding of support dot products, relative to the polytope's size */
+    const float floor_abs = 16.0f * FLT_EPSILON;
+    epa_horizon_edge horizon[PX_EPA_MAX_FACES];
+    int best = epa_nearest_face(&poly);
+    int iter = 0;
+    px_status status = PX_OK;
+    for (; iter < max_iterations; ++iter)
+    {
+        best = epa_nearest_face(&poly);
+        if (best == EPA_NO_FACE)
+        {
+            status = PX_WARN_DEGENERATE;
+            break;
+        }
+        epa_face* f = &poly.faces[best];
+        epa_vertex v;
+        if (epa_support(pair, f->n, &v) != 0)
+        {
+            return PX_ERR_NON_FINITE;
+        }
+        float upper = px_v3_dot(f->n, v.w); /* support of A - B along n: an upper bound of the depth */
+        float lower = f->dist;              /* nearest face plane: a lower bound */
+        /* Written so that NaN takes the exit. */
+        if (!(upper - lower > rel_tolerance * px_maxf(lower, 0.0f) + floor_abs * poly.scale))
+        {
+            result->exit = PXI_EPA_EXIT_CONVERGED;
+            break;
+        }
+        int iw = epa_add_vertex(&poly, &v);
+        if (iw < 0)
+        {
+            status = PX_WARN_CAPACITY;
+            break;
+        }
+        int horizon_count = 0;
+        epa_face nearest = *f; /* the fan may reuse its slot */
+        if (!epa_horizon(&poly, best, v.w, iter + 1, horizon, &horizon_count) ||
+            !epa_fan(&poly, iw, horizon, horizon_count))
+        {
+            /* Capacity, or a topology broken by rounding: report the nearest face we had (its depth is a
+             * lower bound within the current gap), with a warning. */
+            status = poly.face_count >= PX_EPA_MAX_FACES ? PX_WARN_CAPACITY : PX_WARN_DEGENERATE;
+            result->iterations = iter + 1;
+            epa_face_result(&poly, &nearest, result);
+            result->exit = PXI_EPA_EXIT_BROKEN;
+            return status;
+        }
+    }
+    result->iterations = iter;
+    if (best == EPA_NO_FACE)
+    {
+        result->exit = PXI_EPA_EXIT_BROKEN;
+        return PX_WARN_DEGENERATE;
+    }
+    epa_face_result(&poly, &poly.faces[best], result);
+    if (iter >= max_iterations)
+    {
+        result->exit = PXI_EPA_EXIT_MAX_ITERATIONS;
+        return PX_WARN_MAX_ITERATIONS;
+    }
+    return status;
+}

@@ -1,0 +1,29 @@
+/* EPA penetration depth on the cores of a GJK pair (epa.c), used by the contact query. */
+#pragma once
+
+#include "gjk_internal.h"
+
+typedef enum pxi_epa_exit
+{
+    PXI_EPA_EXIT_NONE = 0,
+    PXI_EPA_EXIT_CONVERGED,      /* the depth bracket closed within the tolerance */
+    PXI_EPA_EXIT_FLAT,           /* A - B is flat (or a segment or point): depth 0 across it */
+    PXI_EPA_EXIT_MAX_ITERATIONS, /* iteration bound: nearest face returned */
+    PXI_EPA_EXIT_BROKEN,         /* capacity or rounding broke the polytope: nearest face returned */
+} pxi_epa_exit;
+
+typedef struct pxi_epa_result
+{
+    vec3 point_a;  /* on the surface of A's core (frame A) */
+    vec3 point_b;  /* on B's core surface: point_a - depth * normal */
+    vec3 normal;   /* unit, from A to B: moving B by depth * normal separates the cores */
+    float depth;   /* >= 0 */
+    int iterations;
+    pxi_epa_exit exit;
+} pxi_epa_result;
+
+/* Penetration depth of the cores, from GJK's final simplex (1 to 4 vertices around the origin).
+ * Returns PX_OK; PX_WARN_MAX_ITERATIONS, PX_WARN_CAPACITY or PX_WARN_DEGENERATE with the best result;
+ * PX_ERR_NON_FINITE when a support was not finite. */
+px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int max_iterations, float rel_tolerance,
+                      pxi_epa_result* result);

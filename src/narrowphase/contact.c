@@ -1,0 +1,539 @@
+/* Signed distance and contact between convex shapes (contact.h).
+ *
+ * The dispatch, cheapest exact path first:
+ *  1. Closed forms. Spheres and capsules are rounded points and segments: their contact is the closest
+ *     points of two segments (Ericson, RTCD 5.1.9) minus the radii. A sphere against a (rounded) box is a
+ *     clamp in the box's frame. Two overlapping boxes take the separating-axis minimum over the 15 axes,
+ *     which is the exact penetration depth of two boxes.
+ *  2. GJK on the cores. While the cores are apart the contact is their distance minus the radii, also when
+ *     that is negative: shallow contacts between rounded shapes never need EPA.
+ *  3. EPA on the cores when they overlap, plus the radii.
+ * Everything is computed in A's frame (B's pose relative to A) and mapped to world space at the end. */
+#include "../gjk/epa_internal.h"
+#include "../gjk/gjk_internal.h"
+
+#include "proxima/contact.h"
+
+#define PXI_CONTACT_COOKIE 0x50584343 /* "PXCC" */
+
+px_contact_config px_contact_default_config(void)
+{
+    px_contact_config c;
+    c.gjk = px_gjk_default_config();
+    c.epa_max_iterations = PX_EPA_MAX_ITERATIONS;
+    c.epa_rel_tolerance = PX_EPA_REL_TOLERANCE;
+    c.analytic = true;
+    c.internal_value = PXI_CONTACT_COOKIE;
+    return c;
+}
+
+static px_status validate_config(const px_contact_config* config)
+{
+    if (config == NULL)
+    {
+        return PX_OK;
+    }
+    const px_gjk_config* g = &config->gjk;
+    if (g->max_iterations <= 0 || !(g->rel_tolerance > 0.0f) || !(g->abs_tolerance >= 0.0f) ||
+        !px_is_finite(g->rel_tolerance) || !px_is_finite(g->abs_tolerance) || config->epa_max_iterations <= 0 ||
+        !(config->epa_rel_tolerance > 0.0f) || !px_is_finite(config->epa_rel_tolerance))
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    return PX_OK;
+}
+
+/* Fill a contact from core witness points pa, pb, a unit normal n (A to B) and the core distance (signed:
+ * negative when the cores overlap), adding the radii. */
+static void contact_from_cores(const vec3 pa, const vec3 pb, const vec3 n, float core_distance, float ra, float rb,
+                               px_contact* r)
+{
+    px_v3_mad(pa, ra, n, r->point_a);
+    r->distance = core_distance - (ra + rb) + 0.0f; /* + 0: a touching contact reads 0, not -0 */
+    px_v3_mad(r->point_a, r->distance, n, r->point_b);
+    (void)pb;
+    px_v3_copy(n, r->normal);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Closed forms                                                                                      */
+
+/* Closest points of segments p1-q1 and p2-q2 (Ericson 5.1.9, with the parallel and degenerate cases
+ * taken explicitly). Either segment may be a point. */
+static void closest_segment_segment(const vec3 p1, const vec3 q1, const vec3 p2, const vec3 q2, vec3 c1, vec3 c2)
+{
+    vec3 d1, d2, r;
+    px_v3_sub(q1, p1, d1);
+    px_v3_sub(q2, p2, d2);
+    px_v3_sub(p1, p2, r);
+    float a = px_v3_norm2(d1), e = px_v3_norm2(d2), f = px_v3_dot(d2, r);
+    float s, t;
+    if (!(a > 0.0f) && !(e > 0.0f))
+    {
+        s = t = 0.0f;
+    }
+    else if (!(a > 0.0f))
+    {
+        s = 0.0f;
+        t = px_clampf(f / e, 0.0f, 1.0f);
+    }
+    else
+    {
+        float c = px_v3_dot(d1, r);
+        if (!(e > 0.0f))
+        {
+            t = 0.0f;
+            s = px_clampf(-c / a, 0.0f, 1.0f);
+        }
+        else
+        {
+            float b = px_v3_dot(d1, d2);
+            float denom = a * e - b * b; /* >= 0; 0 when parallel */
+            /* parallel (within rounding): any s works; take 0 and let t and the re-clamp of s decide */
+            s = denom > 1.0e-12f * a * e ? px_clampf((b * f - c * e) / denom, 0.0f, 1.0f) : 0.0f;
+            t = (b * s + f) / e;
+            if (t < 0.0f)
+            {
+                t = 0.0f;
+                s = px_clampf(-c / a, 0.0f, 1.0f);
+            }
+            else if (t > 1.0f)
+            {
+                t = 1.0f;
+                s = px_clampf((b - c) / a, 0.0f, 1.0f);
+            }
+        }
+    }
+    px_v3_mad(p1, s, d1, c1);
+    px_v3_mad(p2, t, d2, c2);
+}
+
+/* Core segment of a point-like or segment-like shape in its own frame. False for other shapes. */
+static bool core_segment(const px_shape* s, vec3 p, vec3 q)
+{
+    switch (s->type)
+    {
+    case PX_SHAPE_POINT:
+    case PX_SHAPE_SPHERE:
+        px_v3_zero(p);
+        px_v3_zero(q);
+        return true;
+    case PX_SHAPE_CAPSULE:
+        px_v3_set(0.0f, -s->capsule.half_height, 0.0f, p);
+        px_v3_set(0.0f, s->capsule.half_height, 0.0f, q);
+        return true;
+    case PX_SHAPE_SEGMENT:
+        px_v3_copy(s->segment.a, p);
+        px_v3_copy(s->segment.b, q);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Rounded point or segment against another: closest points of the cores. False (not handled) when the
+ * cores touch, where the normal needs EPA's care. */
+static bool contact_segments(const px_shape* a, const px_shape* b, const pxi_gjk_pair* pair, px_contact* r)
+{
+    vec3 pa, qa, pb, qb;
+    if (!core_segment(a, pa, qa) || !core_segment(b, pb, qb))
+    {
+        return false;
+    }
+    if (pair->b_rotated)
+    {
+        px_rot_mulv(&pair->rot_b, pb, pb);
+        px_rot_mulv(&pair->rot_b, qb, qb);
+    }
+    px_v3_add(pb, pair->pos_b, pb);
+    px_v3_add(qb, pair->pos_b, qb);
+    vec3 ca, cb, d, n;
+    closest_segment_segment(pa, qa, pb, qb, ca, cb);
+    px_v3_sub(cb, ca, d);
+    float len = px_v3_norm(d);
+    float size = px_maxf(px_v3_norm(pair->pos_b), px_maxf(sqrtf(px_v3_distance2(pa, qa)), sqrtf(px_v3_distance2(pb, qb))));
+    if (!(len > 64.0f * FLT_EPSILON * px_maxf(size, 1.0e-30f)))
+    {
+        return false;
+    }
+    px_v3_scale(d, 1.0f / len, n);
+    contact_from_cores(ca, cb, n, len, a->radius, b->radius, r);
+    r->method = PX_CONTACT_ANALYTIC;
+    return true;
+}
+
+/* Rounded point (A) against a rounded box (B), in A's frame. */
+static bool contact_point_box(const px_shape* point, const px_shape* box, const pxi_gjk_pair* pair, bool swapped,
+                              px_contact* r)
+{
+    /* the point (A's origin when not swapped, else B's position) in the box's frame */
+    vec3 c;
+    if (!swapped)
+    {
+        vec3 t;
+        px_v3_negate(pair->pos_b, t);
+        px_rot_tmulv(&pair->rot_b, t, c);
+    }
+    else
+    {
+        px_v3_copy(pair->pos_b, c);
+    }
+    const float* h = box->box.half_extents;
+    vec3 cp, n_local;
+    bool inside = true;
+    for (int i = 0; i < 3; ++i)
+    {
+        cp[i] = px_clampf(c[i], -h[i], h[i]);
+        inside = inside && cp[i] == c[i];
+    }
+    float core_distance;
+    if (!inside)
+    {
+        vec3 d;
+        px_v3_sub(c, cp, d); /* from the box towards the point */
+        core_distance = px_v3_norm(d);
+        if (!(core_distance > 0.0f))
+        {
+            return false;
+        }
+        px_v3_scale(d, 1.0f / core_distance, n_local);
+    }
+    else
+    {
+        /* inside the core box: leave through the nearest face */
+        int best = 0;
+        float best_pen = INFINITY;
+        for (int i = 0; i < 3; ++i)
+        {
+            float pen = h[i] - fabsf(c[i]);
+            if (pen < best_pen)
+            {
+                best_pen = pen;
+                best = i;
+            }
+        }
+        px_v3_zero(n_local);
+        n_local[best] = c[best] >= 0.0f ? 1.0f : -1.0f;
+        cp[best] = n_local[best] * h[best];
+        core_distance = -best_pen;
+    }
+    /* n_local points from the box to the point; express witnesses and normal in A's frame */
+    vec3 box_pt, pt, n;
+    if (!swapped)
+    {
+        /* A is the point at the origin, B the box: normal A -> B is -n_local mapped to frame A */
+        vec3 t;
+        px_rot_mulv(&pair->rot_b, cp, t);
+        px_v3_add(t, pair->pos_b, box_pt);
+        px_rot_mulv(&pair->rot_b, n_local, n);
+        px_v3_negate(n, n);
+        px_v3_zero(pt);
+        contact_from_cores(pt, box_pt, n, core_distance, point->radius, box->radius, r);
+    }
+    else
+    {
+        /* A is the box (identity frame), B the point at pos_b: normal A -> B is n_local */
+        contact_from_cores(cp, pair->pos_b, n_local, core_distance, box->radius, point->radius, r);
+    }
+    r->method = PX_CONTACT_ANALYTIC;
+    return true;
+}
+
+/* Overlap of two boxes along axis l (frame A): (extent of A + extent of B) - |separation of centres|, all
+ * along l (unnormalized). */
+static float box_overlap(const float* ha, const float* hb, const px_rot* rb, const vec3 t, const vec3 l)
+{
+    float ra = ha[0] * fabsf(l[0]) + ha[1] * fabsf(l[1]) + ha[2] * fabsf(l[2]);
+    float rbx = hb[0] * fabsf(px_v3_dot(rb->c[0], l)) + hb[1] * fabsf(px_v3_dot(rb->c[1], l)) +
+                hb[2] * fabsf(px_v3_dot(rb->c[2], l));
+    return ra + rbx - fabsf(px_v3_dot(t, l));
+}
+
+/* Vertex of a box (frame of the box) extreme along d. */
+static void box_support(const float* h, const vec3 d, vec3 dest)
+{
+    for (int i = 0; i < 3; ++i)
+    {
+        dest[i] = d[i] >= 0.0f ? h[i] : -h[i];
+    }
+}
+
+/* Two boxes whose cores overlap: the separating-axis minimum (exact depth). Returns false when the cores
+ * are apart (GJK handles that exactly). */
+static bool contact_box_box(const px_shape* a, const px_shape* b, const pxi_gjk_pair* pair, px_contact* r)
+{
+    const float* ha = a->box.half_extents;
+    const float* hb = b->box.half_extents;
+    const px_rot* rb = &pair->rot_b;
+    const float* t = pair->pos_b;
+    float best = INFINITY;
+    vec3 best_axis = { 0.0f, 0.0f, 0.0f };
+    int best_kind = -1; /* 0..2 faces of A, 3..5 faces of B, 6.. edge pairs */
+    float scale = px_maxf(px_maxf(ha[0], px_maxf(ha[1], ha[2])), px_maxf(hb[0], px_maxf(hb[1], hb[2])));
+    for (int k = 0; k < 15; ++k)
+    {
+        vec3 l;
+        if (k < 3)
+        {
+            px_v3_zero(l);
+            l[k] = 1.0f;
+        }
+        else if (k < 6)
+        {
+            px_v3_copy(rb->c[k - 3], l);
+        }
+        else
+        {
+            vec3 ea = { 0.0f, 0.0f, 0.0f };
+            ea[(k - 6) / 3] = 1.0f;
+            px_v3_cross(ea, rb->c[(k - 6) % 3], l);
+            float ll = px_v3_norm2(l);
+            if (!(ll > 1.0e-10f))
+            {
+                continue; /* parallel edges: the face axes cover this direction */
+            }
+            px_v3_scale(l, 1.0f / sqrtf(ll), l);
+        }
+        float o = box_overlap(ha, hb, rb, t, l);
+        if (!(o > 0.0f))
+        {
+            return false; /* a separating (or touching) axis: the cores do not overlap */
+        }
+        /* faces win ties: an edge axis must be deeper by a relative margin to be chosen */
+        float biased = k < 6 ? o : o * (1.0f + 1.0e-5f) + 1.0e-6f * scale;
+        if (biased < best)
+        {
+            best = biased;
+            best_kind = k;
+            px_v3_copy(l, best_axis);
+        }
+    }
+    float depth = box_overlap(ha, hb, rb, t, best_axis);
+    vec3 n;
+    px_v3_copy(best_axis, n);
+    if (px_v3_dot(n, t) < 0.0f)
+    {
+        px_v3_negate(n, n); /* from A towards B */
+    }
+    vec3 pa, pb;
+    if (best_kind < 3)
+    {
+        /* face of A: B's deepest vertex, then up to A's face along n */
+        vec3 d, nb, v;
+        px_v3_negate(n, d);
+        px_rot_tmulv(rb, d, nb);
+        box_support(hb, nb, v);
+        px_rot_mulv(rb, v, pb);
+        px_v3_add(pb, t, pb);
+        px_v3_mad(pb, depth, n, pa);
+    }
+    else if (best_kind < 6)
+    {
+        /* face of B: A's deepest vertex into B */
+        box_support(ha, n, pa);
+        px_v3_mad(pa, -depth, n, pb);
+    }
+    else
+    {
+        /* edge of A against edge of B: closest points of the two supporting edges */
+        int ia = (best_kind - 6) / 3, ib = (best_kind - 6) % 3;
+        vec3 va, nb, vb, a0, a1, b0, b1, d;
+        box_support(ha, n, va);
+        px_v3_copy(va, a0);
+        px_v3_copy(va, a1);
+        a0[ia] = -ha[ia];
+        a1[ia] = ha[ia];
+        px_v3_negate(n, d);
+        px_rot_tmulv(rb, d, nb);
+        box_support(hb, nb, vb);
+        vec3 lb0, lb1;
+        px_v3_copy(vb, lb0);
+        px_v3_copy(vb, lb1);
+        lb0[ib] = -hb[ib];
+        lb1[ib] = hb[ib];
+        px_rot_mulv(rb, lb0, b0);
+        px_rot_mulv(rb, lb1, b1);
+        px_v3_add(b0, t, b0);
+        px_v3_add(b1, t, b1);
+        vec3 cb;
+        closest_segment_segment(a0, a1, b0, b1, pa, cb);
+        px_v3_mad(pa, -depth, n, pb);
+    }
+    contact_from_cores(pa, pb, n, -depth, a->radius, b->radius, r);
+    r->method = PX_CONTACT_ANALYTIC;
+    return true;
+}
+
+static bool is_point_or_segment(px_shape_type t)
+{
+    return t == PX_SHAPE_POINT || t == PX_SHAPE_SPHERE || t == PX_SHAPE_CAPSULE || t == PX_SHAPE_SEGMENT;
+}
+
+static bool is_point(px_shape_type t)
+{
+    return t == PX_SHAPE_POINT || t == PX_SHAPE_SPHERE;
+}
+
+/* Closed-form contact when one exists for this pair; false to fall through to GJK/EPA. */
+static bool contact_analytic(const pxi_gjk_pair* pair, px_contact* r)
+{
+    px_shape_type ta = pair->a->type, tb = pair->b->type;
+    if (is_point_or_segment(ta) && is_point_or_segment(tb))
+    {
+        return contact_segments(pair->a, pair->b, pair, r);
+    }
+    if (is_point(ta) && tb == PX_SHAPE_BOX)
+    {
+        return contact_point_box(pair->a, pair->b, pair, false, r);
+    }
+    if (ta == PX_SHAPE_BOX && is_point(tb))
+    {
+        return contact_point_box(pair->b, pair->a, pair, true, r);
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* GJK and EPA                                                                                       */
+
+static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config* config, px_simplex_cache* cache,
+                              px_contact* r)
+{
+    if (config->analytic && contact_analytic(pair, r))
+    {
+        return PX_OK;
+    }
+    px_gjk_config gjk = config->gjk;
+    gjk.use_radii = false;
+    pxi_gjk_state st;
+    px_status status = pxi_gjk_run(pair, &gjk, cache, -1.0f, &st);
+    if (status < 0)
+    {
+        return status;
+    }
+    r->iterations = st.iterations;
+    float ra = pair->a->radius, rb = pair->b->radius;
+    bool enclosed = st.simplex.count == 4 && st.simplex.feature == 15u;
+    if (st.vv > 0.0f && !enclosed)
+    {
+        /* The cores are apart, or touch within rounding with a known direction: GJK's answer, minus the
+         * radii. Within the touching band the core distance counts as 0, as px_gjk_distance reports. */
+        vec3 pa, pb, n;
+        pxi_simplex_witness(&st.simplex, pa, pb);
+        float core = sqrtf(st.vv);
+        px_v3_scale(st.v, -1.0f / core, n); /* v = pa - pb points from B to A */
+        if (st.exit == PX_GJK_EXIT_OVERLAP)
+        {
+            core = 0.0f;
+        }
+        contact_from_cores(pa, pb, n, core, ra, rb, r);
+        r->method = PX_CONTACT_GJK;
+        return status;
+    }
+    /* The cores overlap: two boxes by their separating axes, everything else by EPA. */
+    if (config->analytic && pair->a->type == PX_SHAPE_BOX && pair->b->type == PX_SHAPE_BOX &&
+        contact_box_box(pair->a, pair->b, pair, r))
+    {
+        r->iterations = st.iterations;
+        return status;
+    }
+    pxi_epa_result epa;
+    px_status epa_status =
+        pxi_epa_run(pair, &st.simplex, config->epa_max_iterations, config->epa_rel_tolerance, &epa);
+    if (epa_status < 0)
+    {
+        return epa_status;
+    }
+    contact_from_cores(epa.point_a, epa.point_b, epa.normal, epa.depth > 0.0f ? -epa.depth : 0.0f, ra, rb, r);
+    r->iterations = st.iterations + epa.iterations;
+    r->method = PX_CONTACT_EPA;
+    return status != PX_OK ? status : epa_status;
+}
+
+static const px_contact_config* config_or_default(const px_contact_config* config, px_contact_config* storage)
+{
+    if (config != NULL)
+    {
+        return config;
+    }
+    *storage = px_contact_default_config();
+    return storage;
+}
+
+px_status px_contact_relative(const px_gjk_input* input, const px_contact_config* config, px_simplex_cache* cache,
+                              px_contact* result)
+{
+    if (result == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    memset(result, 0, sizeof(*result));
+    if (input == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    px_status status = validate_config(config);
+    if (status == PX_OK)
+    {
+        status = pxi_shape_validate_fast(input->a);
+    }
+    if (status == PX_OK)
+    {
+        status = pxi_shape_validate_fast(input->b);
+    }
+    px_transform rel;
+    if (status == PX_OK)
+    {
+        status = px_transform_normalized(&input->b_in_a, &rel);
+    }
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    px_contact_config defaults;
+    pxi_gjk_pair pair;
+    pxi_gjk_pair_init(&pair, input->a, input->b, &rel);
+    status = contact_core(&pair, config_or_default(config, &defaults), cache, result);
+    if (status < 0)
+    {
+        memset(result, 0, sizeof(*result));
+        if (cache != NULL)
+        {
+            memset(cache, 0, sizeof(*cache));
+        }
+    }
+    return status;
+}
+
+px_status px_contact_world(const px_shape* a, const px_transform* ta, const px_shape* b, const px_transform* tb,
+                           const px_contact_config* config, px_contact* result)
+{
+    if (result == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    memset(result, 0, sizeof(*result));
+    px_transform na, nb;
+    px_status status = px_transform_normalized(ta, &na);
+    if (status == PX_OK)
+    {
+        status = px_transform_normalized(tb, &nb);
+    }
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    px_gjk_input input;
+    input.a = a;
+    input.b = b;
+    px_transform_inv_mul(&na, &nb, &input.b_in_a);
+    status = px_contact_relative(&input, config, NULL, result);
+    if (status < 0)
+    {
+        return status;
+    }
+    px_transform_point(&na, result->point_a, result->point_a);
+    px_transform_point(&na, result->point_b, result->point_b);
+    px_transform_vector(&na, result->normal, result->normal);
+    return status;
+}
