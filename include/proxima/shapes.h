@@ -79,6 +79,10 @@ typedef struct px_hull_data
     /// The built hull these points are the vertices of (px_shape_from_hull), or NULL for a raw point
     /// cloud. With it, large hulls use hill climbing and manifolds use the hull's faces.
     const struct px_hull* built;
+    /// Largest |point|, set by px_shape_hull and px_shape_from_hull (0: unknown, computed by each query).
+    /// It scales the rounding band within which shapes count as touching; rebuild the shape if you move
+    /// its points.
+    float bound;
 } px_hull_data;
 
 /// Core of PX_SHAPE_USER.
@@ -121,7 +125,8 @@ PX_API px_shape px_shape_box(const vec3 half_extents);
 PX_API px_shape px_shape_cylinder(float half_height, float radius);
 /// Cone along local y: apex at (0, half_height, 0), base of the given radius at y = -half_height.
 PX_API px_shape px_shape_cone(float half_height, float radius);
-/// Convex hull of count points, packed xyz. The points are referenced, not copied.
+/// Convex hull of count points, packed xyz. The points are referenced, not copied (one pass over them
+/// records their bounding radius).
 PX_API px_shape px_shape_hull(const float* points, int count);
 /// Convex set defined by a support function.
 PX_API px_shape px_shape_user(px_support_fn fn, const void* user_data);

@@ -25,6 +25,9 @@
 
 #define PXI_CONFIG_COOKIE 0x50584743 /* "PXGC" */
 
+/* How many touching bands a separating plane must clear for the overlap query to stop early. */
+#define PXI_GJK_EARLY_OUT_BANDS 2.0f
+
 /* Steps that do not shorten v (within rounding) allowed per query before the loop gives up on them. */
 #define PXI_GJK_MAX_STALLS 2
 
@@ -39,6 +42,17 @@ px_gjk_config px_gjk_default_config(void)
     return c;
 }
 
+/* The built hull of a shape when hill climbing pays off for it (measured: bench/bench_hull_support.c). */
+static const struct px_hull* pxi_climbing_hull(const px_shape* s)
+{
+    if (s->type == PX_SHAPE_HULL && s->hull.built != NULL && s->hull.count >= PX_HULL_HILL_CLIMB_MIN_VERTICES &&
+        s->hull.points == s->hull.built->vertices && s->hull.count == s->hull.built->vertex_count)
+    {
+        return s->hull.built;
+    }
+    return NULL;
+}
+
 void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b, const px_transform* b_in_a)
 {
     pair->a = a;
@@ -48,6 +62,13 @@ void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b,
     px_rot_from_quat(b_in_a->q, &pair->rot_b);
     pair->scan_a = a->type == PX_SHAPE_HULL ? pxi_hull_scan_select(a->hull.count) : NULL;
     pair->scan_b = b->type == PX_SHAPE_HULL ? pxi_hull_scan_select(b->hull.count) : NULL;
+    float ra = pxi_shape_bound(a), rb = pxi_shape_bound(b);
+    pair->w_bound = (ra >= 0.0f && rb >= 0.0f) ? ra + rb + px_v3_norm(pair->pos_b) : -1.0f;
+    pair->climb_a = pxi_climbing_hull(a);
+    pair->climb_b = pxi_climbing_hull(b);
+    pair->climb_storage[0] = -1; /* cold: each climb starts from its hull's seed for the direction */
+    pair->climb_storage[1] = -1;
+    pair->climb_start = pair->climb_storage;
 }
 
 /* Validate the shapes and the config of a query (not the pose). */
@@ -80,13 +101,13 @@ static inline float pxi_square(float x)
     return x * x;
 }
 
-/* Radii sum widened by the touching band: rounded shapes closer than this touch. The band is the
- * caller's abs_tolerance or, for rounded shapes, the rounding floor of the radii arithmetic, whichever is
- * larger. Shared by the distance and overlap queries so that they always agree. */
-static float pxi_gjk_touch_radius(float radius_sum, float max_w, float abs_tolerance)
+/* The touching band: radii sum plus the rounding floor of the whole computation (8 eps times the size of
+ * the Minkowski points and the radii, the noise of the simplex solver's side tests), or the caller's
+ * abs_tolerance if larger. Shapes closer than this touch. The distance, overlap and contact queries all
+ * decide with this one function, so they agree on every pair. */
+float pxi_gjk_touch_radius(float radius_sum, float max_w, float abs_tolerance)
 {
-    float band = radius_sum > 0.0f ? 8.0f * FLT_EPSILON * (max_w + radius_sum) : 0.0f;
-    return radius_sum + px_maxf(band, abs_tolerance);
+    return radius_sum + px_maxf(8.0f * FLT_EPSILON * (max_w + radius_sum), abs_tolerance);
 }
 
 /* Rebuild the cached simplex from support indices. False (simplex left empty) when the cache is empty or
@@ -126,9 +147,6 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
      * below compares quantities of degree at most 2 in length, so nothing under- or overflows for shapes
      * of any size a float can describe. */
     const float k_gap = PX_GJK_ROUNDING_FACTOR * FLT_EPSILON;
-    /* touching: |v| below the rounding noise of the simplex solver's side tests (PXI_SIDE_NOISE), so the
-     * loop never stalls in the band where it can tell neither "inside" nor "apart" */
-    const float k_touch = 8.0f * FLT_EPSILON;
     const bool early_out = separation_radius >= 0.0f;
 
     float vv = FLT_MAX;
@@ -137,6 +155,18 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
     st->iterations = 0;
 
     bool degenerate = false;
+    if (cache != NULL && cache->count > 0)
+    {
+        /* hill climbs start from the cached support vertices */
+        if (pair->climb_a != NULL && cache->index_a[0] >= 0 && cache->index_a[0] < pair->a->hull.count)
+        {
+            pair->climb_start[0] = cache->index_a[0];
+        }
+        if (pair->climb_b != NULL && cache->index_b[0] >= 0 && cache->index_b[0] < pair->b->hull.count)
+        {
+            pair->climb_start[1] = cache->index_b[0];
+        }
+    }
     if (warm_start(pair, cache, s))
     {
         uint32_t f = pxi_simplex_reduce(s, st->v, &degenerate);
@@ -189,14 +219,21 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
             max_w2 = ww;
             max_w = sqrtf(ww);
         }
+        const float band_w = pair->w_bound >= 0.0f ? pair->w_bound : max_w;
         float vw = px_v3_dot(st->v, w);
-        if (early_out && vw > 0.0f &&
-            vw * vw > px_v3_norm2(st->v) * pxi_square(pxi_gjk_touch_radius(separation_radius, max_w, abs_tol)))
+        if (early_out && vw > 0.0f)
         {
             /* The support plane of A - B against v separates by more than the radii. Any direction v
-             * proves it, not only a closest point: on the first iteration the guess often suffices. */
-            st->exit = PX_GJK_EXIT_SEPARATED;
-            break;
+             * proves it, not only a closest point: on the first iteration the guess often suffices. It must
+             * clear the touching band with room to spare for rounding, so that px_gjk_distance, whose |v|
+             * can only be larger than this lower bound, never calls the same pair touching. */
+            float band = pxi_gjk_touch_radius(separation_radius, band_w, abs_tol) - separation_radius;
+            float clear = separation_radius + PXI_GJK_EARLY_OUT_BANDS * band;
+            if (vw * vw > px_v3_norm2(st->v) * pxi_square(clear))
+            {
+                st->exit = PX_GJK_EXIT_SEPARATED;
+                break;
+            }
         }
         float vlen = sqrtf(vv);
 
@@ -249,8 +286,13 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
             /* rounding floor: drop the new vertex and keep the previous, better simplex as it was */
             GJK_TRACE("gjk %d: w (%.9g %.9g %.9g) ia %d ib %d -> feature %u, no progress: vv %.9g -> %.9g\n", iter,
                       w[0], w[1], w[2], ia, ib, f, vv, vv_new);
+            for (int k = 0; k < s->count; ++k)
+            {
+                GJK_TRACE("    simplex w%d = (%a, %a, %a)\n", k, s->v[k].w[0], s->v[k].w[1], s->v[k].w[2]);
+            }
             s->count--;
-            st->exit = vv <= k_touch * k_touch * max_w2 ? PX_GJK_EXIT_OVERLAP : PX_GJK_EXIT_NO_PROGRESS;
+            st->exit = sqrtf(vv) <= pxi_gjk_touch_radius(0.0f, band_w, abs_tol) ? PX_GJK_EXIT_OVERLAP
+                                                                                  : PX_GJK_EXIT_NO_PROGRESS;
             break;
         }
         GJK_TRACE("gjk %d: w (%.9g %.9g %.9g) ia %d ib %d -> feature %u count %d vv %.9g -> %.9g%s\n", iter, w[0],
@@ -259,8 +301,7 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
         px_v3_copy(v_new, st->v);
         vv = vv_new;
         /* touching within rounding, within the caller's tolerance, or (overlap query) within the radii */
-        if (vv <= k_touch * k_touch * max_w2 || vv <= abs_tol * abs_tol ||
-            (early_out && sqrtf(vv) <= pxi_gjk_touch_radius(separation_radius, max_w, abs_tol)))
+        if (sqrtf(vv) <= pxi_gjk_touch_radius(early_out ? separation_radius : 0.0f, band_w, abs_tol))
         {
             st->exit = PX_GJK_EXIT_OVERLAP;
             break;
@@ -270,6 +311,7 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
     st->vv = vv;
     st->max_w2 = max_w2;
     st->max_w = max_w;
+    st->band_w = pair->w_bound >= 0.0f ? pair->w_bound : max_w;
     if (cache != NULL)
     {
         px_simplex_store_cache(s, cache);
@@ -313,7 +355,7 @@ static void fill_result(const pxi_gjk_pair* pair, const pxi_gjk_state* st, const
     vec3 n;
     px_v3_scale(st->v, -1.0f / dist, n); /* v = pa - pb points from B to A */
     float r_sum = ra + rb;
-    if (dist > pxi_gjk_touch_radius(r_sum, st->max_w, config->abs_tolerance))
+    if (dist > pxi_gjk_touch_radius(r_sum, st->band_w, config->abs_tolerance))
     {
         px_v3_mad(pa, ra, n, r->point_a);
         px_v3_mad(pb, -rb, n, r->point_b);
@@ -381,7 +423,7 @@ static px_status overlap_core(const px_shape* a, const px_shape* b, const px_tra
      * rounding floor; then |v| decides, as it does for px_gjk_distance, so both queries always agree. (The
      * last support plane is no proof: on long shapes a direction off by a rounding error puts it far
      * beyond the origin even when the shapes are apart.) */
-    float touch = pxi_gjk_touch_radius(radius, st.max_w, config->abs_tolerance);
+    float touch = pxi_gjk_touch_radius(radius, st.band_w, config->abs_tolerance);
     *overlap = st.exit == PX_GJK_EXIT_OVERLAP || (st.exit != PX_GJK_EXIT_SEPARATED && st.vv <= touch * touch);
     return status;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../shapes/support_internal.h"
+#include "../shapes/hull_internal.h"
 #include "../simplex/simplex_internal.h"
 
 #include "proxima/gjk.h"
@@ -17,20 +18,43 @@ typedef struct pxi_gjk_pair
     bool b_rotated;          /* false when b_in_a has the identity rotation: skip the matrix products */
     pxi_hull_scan_fn scan_a; /* hull scans resolved once per query (NULL: not a hull) */
     pxi_hull_scan_fn scan_b;
+    /* Bound on |w| for every w of this pair (|p_b| plus the shapes' bounding radii), or -1 when a shape
+     * cannot tell (user support functions). It scales the touching band, so the band is the same whatever
+     * path a query takes. */
+    float w_bound;
+    /* Built hulls large enough for hill climbing (NULL otherwise), and the vertex each climb starts from:
+     * the previous support of that shape, so successive supports in nearby directions take a step or
+     * two (-1 before the first: the hull's seed for the direction). The start indices are state in a pair
+     * the queries otherwise treat as read-only, so they are reached through a pointer to the pair's own
+     * storage (a pair must not be copied once initialized). */
+    const struct px_hull* climb_a;
+    const struct px_hull* climb_b;
+    int32_t* climb_start; /* [2]: A, B; points at climb_storage */
+    int32_t climb_storage[2];
 } pxi_gjk_pair;
 
 void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b, const px_transform* b_in_a);
 
-/* Support of a shape in its own frame, with the hull scan already resolved. */
-static inline int32_t pxi_support_local(const px_shape* shape, pxi_hull_scan_fn scan, const vec3 d, vec3 dest)
+/* Support of a shape in its own frame: hill climbing from *start for a large built hull, the resolved
+ * scan for other hulls, the shape's own mapping otherwise. */
+static inline int32_t pxi_support_local(const px_shape* shape, pxi_hull_scan_fn scan, const struct px_hull* climb,
+                                        int32_t* start, const vec3 d, vec3 dest)
 {
+    if (climb != NULL)
+    {
+        int32_t i = pxi_hull_climb(climb, d, *start);
+        *start = i;
+        const float* p = shape->hull.points + 3 * (size_t)i;
+        px_v3_set(p[0], p[1], p[2], dest);
+        return i;
+    }
     return scan != NULL ? pxi_hull_support(shape, scan, d, dest) : pxi_support_core(shape, d, dest);
 }
 
 /* Support of A along d (frame A). */
 static inline int32_t pxi_support_a(const pxi_gjk_pair* pair, const vec3 d, vec3 dest)
 {
-    return pxi_support_local(pair->a, pair->scan_a, d, dest);
+    return pxi_support_local(pair->a, pair->scan_a, pair->climb_a, &pair->climb_start[0], d, dest);
 }
 
 /* Support of B along d (frame A), returned in frame A. */
@@ -38,13 +62,13 @@ static inline int32_t pxi_support_b(const pxi_gjk_pair* pair, const vec3 d, vec3
 {
     if (!pair->b_rotated)
     {
-        int32_t i = pxi_support_local(pair->b, pair->scan_b, d, dest);
+        int32_t i = pxi_support_local(pair->b, pair->scan_b, pair->climb_b, &pair->climb_start[1], d, dest);
         px_v3_add(dest, pair->pos_b, dest);
         return i;
     }
     vec3 dl, s;
     px_rot_tmulv(&pair->rot_b, d, dl);
-    int32_t i = pxi_support_local(pair->b, pair->scan_b, dl, s);
+    int32_t i = pxi_support_local(pair->b, pair->scan_b, pair->climb_b, &pair->climb_start[1], dl, s);
     px_rot_mulv(&pair->rot_b, s, dest);
     px_v3_add(dest, pair->pos_b, dest);
     return i;
@@ -78,6 +102,7 @@ typedef struct pxi_gjk_state
     float vv;           /* |v|^2 */
     float max_w2;       /* largest |w|^2 seen: the scale of the rounding tolerances */
     float max_w;        /* its square root */
+    float band_w;       /* the size the touching band is relative to: pair->w_bound, or max_w if unknown */
     int iterations;
     px_gjk_exit exit;
 } pxi_gjk_state;
@@ -88,6 +113,10 @@ typedef struct pxi_gjk_state
  * Returns PX_OK, PX_WARN_MAX_ITERATIONS or PX_ERR_NON_FINITE. */
 px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_simplex_cache* cache,
                       float separation_radius, pxi_gjk_state* state);
+
+/* Radii sum plus the touching band (rounding floor or abs_tolerance): the one rule every query uses to
+ * call a pair touching. max_w is the largest |w| GJK saw (pxi_gjk_state.max_w). */
+float pxi_gjk_touch_radius(float radius_sum, float max_w, float abs_tolerance);
 
 /* Validate a query's shapes and config. */
 px_status pxi_gjk_validate(const px_gjk_input* input, const px_gjk_config* config);

@@ -32,10 +32,54 @@ struct px_hull
 
     vec3 centroid; /* mean of the vertices */
     float extent;  /* largest distance of a vertex from the centroid (the hull's scale) */
+
+    /* Faces that are flat only within the build tolerance (merged from nearly coplanar ones, or a polygon
+     * that is not exactly planar), per vertex, CSR: the faces of v are
+     * climb_faces[climb_face_offsets[v] .. climb_face_offsets[v + 1]). On such a face a corner can be a local
+     * maximum of its edges alone (the face is slightly twisted), so pxi_hull_climb checks the other vertices
+     * of these faces before it stops. Exactly planar faces (triangles, exact facets) are not listed. */
+    int32_t* climb_face_offsets; /* [vertex_count + 1] */
+    int32_t* climb_faces;
+
+    /* Where climbs begin: a cube map of directions. Each of the 6 cube faces (+x, -x, +y, -y, +z, -z) is
+     * cut into seed_k x seed_k cells, and seed_map[(face * seed_k + i) * seed_k + j] is a vertex extreme
+     * along the direction through the centre of cell (i, j). A climb starts from the seed of the cell its
+     * direction falls in, or from its warm start if that is higher: a step or two from the answer. */
+    int seed_k;
+    int32_t* seed_map; /* [6 * seed_k * seed_k] */
 };
 
 /* Index of a vertex maximizing dot(vertex, d), by hill climbing over the adjacency from vertex `start`
- * (0 <= start < vertex_count): move to any neighbour with a strictly larger dot product until none has
+ * (0 <= start < vertex_count, or negative for none; the climb begins at the seed for d instead when that
+ * is higher, see seed_map): move to any neighbour with a strictly larger dot product until none has
  * one. On a convex polytope the local maximum reached is global. Ties keep the current vertex. A NaN d
- * returns start. O(path length x degree); no allocation. */
+ * returns start. O(path length x degree); no allocation.
+ *
+ * The hull is convex and its faces flat within the build tolerance; at a local maximum the climb also looks
+ * at the other vertices of the vertex's faces listed in climb_faces (slightly twisted merged faces), so the
+ * result is within the tolerance (times |d|) of the maximum over all vertices. */
 int32_t pxi_hull_climb(const struct px_hull* hull, const vec3 d, int32_t start);
+
+/* The seed of the cube-map cell direction d falls in (see seed_map). Any direction, zero or NaN
+ * included, gets a valid vertex. */
+static inline int32_t pxi_hull_seed(const struct px_hull* hull, const vec3 d)
+{
+    /* the dominant axis a (ties to the lower one) and the other two, u and w, in cyclic order */
+    float ax = fabsf(d[0]), ay = fabsf(d[1]), az = fabsf(d[2]);
+    int a = ax >= ay ? (ax >= az ? 0 : 2) : (ay >= az ? 1 : 2);
+    int u = a == 2 ? 0 : a + 1, w = a == 0 ? 2 : a - 1;
+    float m = fabsf(d[a]);
+    if (!(m > 0.0f))
+    {
+        return hull->seed_map[0]; /* zero or NaN */
+    }
+    const int k = hull->seed_k;
+    const float s = 0.5f * (float)k / m;
+    /* the other two components over |d_a|, from [-1, 1] to cell coordinates; NaN lands in cell 0 */
+    float fu = d[u] * s + 0.5f * (float)k;
+    float fw = d[w] * s + 0.5f * (float)k;
+    int i = fu > 0.0f ? (fu < (float)k ? (int)fu : k - 1) : 0;
+    int j = fw > 0.0f ? (fw < (float)k ? (int)fw : k - 1) : 0;
+    int face = 2 * a + (d[a] < 0.0f);
+    return hull->seed_map[(face * k + i) * k + j];
+}

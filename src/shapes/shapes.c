@@ -74,7 +74,49 @@ px_shape px_shape_hull(const float* points, int count)
     px_shape s = make_shape(PX_SHAPE_HULL);
     s.hull.points = points;
     s.hull.count = count;
+    s.hull.bound = pxi_points_bound(points, count);
     return s;
+}
+
+float pxi_points_bound(const float* points, int count)
+{
+    if (points == NULL || count <= 0)
+    {
+        return 0.0f;
+    }
+    float m = 0.0f, nan_check = 0.0f;
+    for (int i = 0; i < count; ++i)
+    {
+        float n2 = px_v3_norm2(points + 3 * (size_t)i);
+        m = px_maxf(m, n2);
+        nan_check += n2 - n2; /* 0 unless a point is NaN or Inf */
+    }
+    return nan_check == 0.0f ? sqrtf(m) : NAN;
+}
+
+float pxi_shape_bound(const px_shape* s)
+{
+    switch (s->type)
+    {
+    case PX_SHAPE_SEGMENT:
+        return sqrtf(px_maxf(px_v3_norm2(s->segment.a), px_v3_norm2(s->segment.b)));
+    case PX_SHAPE_TRIANGLE:
+        return sqrtf(px_maxf(px_v3_norm2(s->triangle.a),
+                             px_maxf(px_v3_norm2(s->triangle.b), px_v3_norm2(s->triangle.c))));
+    case PX_SHAPE_CAPSULE:
+        return s->capsule.half_height;
+    case PX_SHAPE_BOX:
+        return px_v3_norm(s->box.half_extents);
+    case PX_SHAPE_CYLINDER:
+    case PX_SHAPE_CONE:
+        return sqrtf(s->cylinder.half_height * s->cylinder.half_height + s->cylinder.radius * s->cylinder.radius);
+    case PX_SHAPE_HULL:
+        return s->hull.bound > 0.0f ? s->hull.bound : pxi_points_bound(s->hull.points, s->hull.count);
+    case PX_SHAPE_USER:
+        return -1.0f; /* unknown: the queries fall back to the support points they see */
+    default:
+        return 0.0f;
+    }
 }
 
 px_shape px_shape_user(px_support_fn fn, const void* user_data)

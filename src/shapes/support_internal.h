@@ -5,7 +5,14 @@
 
 #include "../core/px_math.h"
 
+#include "proxima/hull.h"
 #include "proxima/shapes.h"
+
+#include "hull_internal.h" /* the hill-climbing support of built hulls */
+
+/* Hulls with at least this many vertices climb for a single, cold support (no previous vertex to start
+ * from); measured with bench/bench_hull_support.c ("cold"). */
+#define PXI_HULL_COLD_CLIMB_MIN_VERTICES 128
 
 /* Returned by the hull scan when it met a NaN or Inf dot product (a non-finite or overflowing point). */
 #define PXI_SUPPORT_NON_FINITE INT32_MIN
@@ -131,6 +138,15 @@ static inline int32_t pxi_support_core(const px_shape* s, const vec3 d, vec3 des
         return PX_NULL_INDEX;
     }
     case PX_SHAPE_HULL:
+        /* single supports climb cold (from a seed), which beats the scan only on larger hulls */
+        if (s->hull.built != NULL && s->hull.count >= PXI_HULL_COLD_CLIMB_MIN_VERTICES &&
+            s->hull.points == s->hull.built->vertices)
+        {
+            int32_t i = pxi_hull_climb(s->hull.built, d, -1);
+            const float* p = s->hull.points + 3 * (size_t)i;
+            px_v3_set(p[0], p[1], p[2], dest);
+            return i;
+        }
         return pxi_hull_support(s, pxi_hull_scan, d, dest);
     case PX_SHAPE_USER:
         return s->user.fn(s->user.user_data, d, dest);
@@ -192,6 +208,13 @@ static inline bool pxi_shape_vertex(const px_shape* s, int32_t index, vec3 dest)
         return false;
     }
 }
+
+/* Largest |x| over the core of a shape in its own frame (radius excluded); -1 when unknown (user shapes).
+ * O(1), except for a hull whose bound was not recorded (a hand-made px_shape). */
+float pxi_shape_bound(const px_shape* shape);
+
+/* Largest |point| of a point set; 0 for none; NaN when a point is NaN. */
+float pxi_points_bound(const float* points, int count);
 
 /* Validate a shape for a query without touching hull points (the scans detect non-finite points). */
 px_status pxi_shape_validate_fast(const px_shape* shape);
