@@ -298,13 +298,24 @@ static inline bool pxi_tetra_nearest_face(const float* const* v, const int face[
                                           const float* sd, const bool* near, bool all, bool newest, float bary[4],
                                           vec3 dest, uint32_t* feature)
 {
+    /* Outside a face when the origin and the opposite vertex are strictly on opposite sides. When no face
+     * is clearly outside (only faces within rounding of their plane, or none), the origin is inside within
+     * rounding: a near face's triangle can be far from the origin when its projection misses it, so its
+     * closest point would be wrong. When some face is clearly outside, the near faces are evaluated with it:
+     * the minimum is then right whichever way the rounding went. */
+    bool clearly_outside = all;
+    for (int f = first; f < 4 && !clearly_outside; ++f)
+    {
+        clearly_outside = !near[f] && so[f] * sd[f] < 0.0f;
+    }
+    if (!clearly_outside)
+    {
+        return false;
+    }
     float best = INFINITY;
     bool any = false;
     for (int f = first; f < 4; ++f)
     {
-        /* Outside this face when the origin and the opposite vertex are strictly on opposite sides. A face
-         * whose side test is within rounding is evaluated too: the minimum over the evaluated faces is then
-         * right whichever way the rounding went (and "inside" is only claimed when no face is in doubt). */
         if (!(all || near[f] || so[f] * sd[f] < 0.0f))
         {
             continue;

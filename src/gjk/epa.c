@@ -22,9 +22,18 @@
 
 #define EPA_NO_FACE (-1)
 
+/* Define PX_EPA_TRACE when compiling this file to print the seed decisions (debugging only). */
+#ifdef PX_EPA_TRACE
+#include <stdio.h>
+#define EPA_TRACE(...) fprintf(stderr, __VA_ARGS__)
+#else
+#define EPA_TRACE(...) ((void)0)
+#endif
+
 typedef struct epa_vertex
 {
-    vec3 w, p, q; /* w = p - q; p on A, q on B (frame A) */
+    vec3 w, p, q;           /* w = p - q; p on A, q on B (frame A) */
+    int32_t index_a, index_b; /* support indices, PX_NULL_INDEX when a shape has none */
 } epa_vertex;
 
 typedef struct epa_face
@@ -36,6 +45,7 @@ typedef struct epa_face
     float dist;      /* n . v0: distance of the face plane from the origin (INFINITY if degenerate) */
     int pass;        /* horizon-search marker */
     bool alive;
+    bool explored;   /* its support is already a vertex: it cannot grow (its overlap is an upper bound) */
 } epa_face;
 
 typedef struct epa_poly
@@ -63,6 +73,8 @@ static int32_t epa_support(const pxi_gjk_pair* pair, const vec3 d, epa_vertex* o
     int32_t ia = pxi_support_a(pair, d, out->p);
     int32_t ib = pxi_support_b(pair, nd, out->q);
     px_v3_sub(out->p, out->q, out->w);
+    out->index_a = ia;
+    out->index_b = ib;
     return (ia == PXI_SUPPORT_NON_FINITE || ib == PXI_SUPPORT_NON_FINITE || !px_v3_is_finite(out->w))
                ? PXI_SUPPORT_NON_FINITE
                : 0;
@@ -80,44 +92,28 @@ static int epa_add_vertex(epa_poly* poly, const epa_vertex* v)
 }
 
 /* Normal and plane distance of a face from its vertices. A face too thin to have a normal is marked
- * degenerate: it keeps its place in the topology but is never chosen as nearest nor found visible. */
+ * degenerate: it keeps its place in the topology but is never chosen as nearest nor found visible.
+ * (Hot: every expansion creates a handful of faces.) */
 static void epa_face_plane(const epa_poly* poly, epa_face* f)
 {
     const float* a = poly->verts[f->v[0]].w;
     const float* b = poly->verts[f->v[1]].w;
     const float* c = poly->verts[f->v[2]].w;
-    vec3 ab, ac, bc, n;
+    vec3 ab, ac, n;
     px_v3_sub(b, a, ab);
     px_v3_sub(c, a, ac);
-    px_v3_sub(c, b, bc);
-    /* the cross product of the two shortest edges loses the least to cancellation; all three crosses
-     * equal ab x ac up to rounding */
-    float lab = px_v3_norm2(ab), lac = px_v3_norm2(ac), lbc = px_v3_norm2(bc);
-    if (lbc >= lab && lbc >= lac)
-    {
-        px_v3_cross(ab, ac, n);
-    }
-    else if (lac >= lab)
-    {
-        px_v3_cross(ab, bc, n);
-    }
-    else
-    {
-        px_v3_cross(ac, bc, n);
-    }
-    float lmax = px_maxf(lab, px_maxf(lac, lbc));
+    px_v3_cross(ab, ac, n);
     float nn = px_v3_norm2(n);
-    if (!(nn > 1.0e-12f * lmax * lmax) || !(nn > 0.0f))
+    float lmax = px_maxf(px_v3_norm2(ab), px_v3_norm2(ac));
+    if (!(nn > 1.0e-12f * lmax * lmax))
     {
         px_v3_zero(f->n);
         f->dist = INFINITY;
         return;
     }
     px_v3_scale(n, 1.0f / sqrtf(nn), f->n);
-    /* the vertex nearest the origin gives the best-rounded offset */
-    float da = px_v3_norm2(a), db = px_v3_norm2(b), dc = px_v3_norm2(c);
-    const float* base = (da <= db && da <= dc) ? a : (db <= dc ? b : c);
-    f->dist = px_v3_dot(f->n, base);
+    /* mean of the three offsets: the rounding of each partly cancels */
+    f->dist = (px_v3_dot(f->n, a) + px_v3_dot(f->n, b) + px_v3_dot(f->n, c)) * (1.0f / 3.0f);
 }
 
 static int epa_new_face(epa_poly* poly, int a, int b, int c)
@@ -143,6 +139,7 @@ static int epa_new_face(epa_poly* poly, int a, int b, int c)
     f->adj_edge[0] = f->adj_edge[1] = f->adj_edge[2] = 0;
     f->pass = 0;
     f->alive = true;
+    f->explored = false;
     epa_face_plane(poly, f);
     return index;
 }
@@ -201,6 +198,7 @@ static void any_perpendicular(const vec3 u, vec3 dest)
 /* Result of a flat or point-like Minkowski difference: depth 0 along n, witness from the GJK simplex. */
 static void epa_flat_result(const px_simplex* s, const vec3 n, pxi_epa_result* r)
 {
+    EPA_TRACE("epa flat result: n (%g %g %g), simplex of %d\n", n[0], n[1], n[2], s->count);
     pxi_simplex_witness(s, r->point_a, r->point_b);
     px_v3_copy(n, r->normal);
     r->depth = 0.0f;
@@ -212,22 +210,63 @@ static int epa_seed(const pxi_gjk_pair* pair, const px_simplex* s, epa_poly* pol
 {
     int idx[4] = { -1, -1, -1, -1 };
     int n = 0;
-    for (int i = 0; i < s->count; ++i)
+    for (int i = 0; i < s->count && i < PX_SIMPLEX_MAX_VERTICES; ++i)
     {
         epa_vertex v;
         px_v3_copy(s->v[i].w, v.w);
         px_v3_copy(s->v[i].p, v.p);
         px_v3_copy(s->v[i].q, v.q);
+        v.index_a = s->v[i].index_a;
+        v.index_b = s->v[i].index_b;
         idx[n++] = epa_add_vertex(poly, &v);
     }
     /* Relative sizes below this are "nothing": scale-free blow-up decisions. */
     const float tiny = 1.0e-6f;
 
+    if (n == 4)
+    {
+        if (epa_init_tetrahedron(poly, idx))
+        {
+            return 1;
+        }
+        /* GJK's tetrahedron is too thin to orient: keep its face nearest the origin and grow again */
+        float best = INFINITY;
+        int drop = 3;
+        static const int faces[4][3] = { { 0, 1, 2 }, { 0, 1, 3 }, { 0, 2, 3 }, { 1, 2, 3 } };
+        for (int f = 0; f < 4; ++f)
+        {
+            float w[3];
+            vec3 q;
+            bool degenerate = false;
+            (void)pxi_closest_origin_triangle_ex(poly->verts[idx[faces[f][0]]].w, poly->verts[idx[faces[f][1]]].w,
+                                                 poly->verts[idx[faces[f][2]]].w, false, w, q, &degenerate);
+            float d2 = px_v3_norm2(q);
+            if (d2 < best)
+            {
+                best = d2;
+                drop = 3 - f;
+            }
+        }
+        int kept[3], k = 0;
+        for (int i = 0; i < 4; ++i)
+        {
+            if (i != drop)
+            {
+                kept[k++] = idx[i];
+            }
+        }
+        idx[0] = kept[0];
+        idx[1] = kept[1];
+        idx[2] = kept[2];
+        idx[3] = -1;
+        n = 3;
+    }
+
     if (n == 1)
     {
         /* a point: find the support farthest from it among the six axis directions */
         float best = 0.0f;
-        epa_vertex bv = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f } };
+        epa_vertex bv = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f }, PX_NULL_INDEX, PX_NULL_INDEX };
         for (int k = 0; k < 6; ++k)
         {
             vec3 d = { 0.0f, 0.0f, 0.0f };
@@ -263,7 +302,7 @@ static int epa_seed(const pxi_gjk_pair* pair, const px_simplex* s, epa_poly* pol
         any_perpendicular(u, e1);
         px_v3_cross(u, e1, e2);
         float best = 0.0f;
-        epa_vertex bv = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f } };
+        epa_vertex bv = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f }, PX_NULL_INDEX, PX_NULL_INDEX };
         for (int k = 0; k < 3; ++k)
         {
             float ang = 2.0943951f * (float)k;
@@ -326,18 +365,21 @@ static int epa_seed(const pxi_gjk_pair* pair, const px_simplex* s, epa_poly* pol
         px_v3_sub(down.w, a, t);
         float h_down = -px_v3_dot(nrm, t);
         float size = sqrtf(px_maxf(px_v3_norm2(ab), px_v3_norm2(ac)));
+        EPA_TRACE("epa seed triangle: n (%g %g %g) origin_h %g h_up %g h_down %g size %g\n", nrm[0], nrm[1], nrm[2],
+                  origin_h, h_up, h_down, size);
         if (!(h_up > tiny * size) && !(h_down > tiny * size))
         {
             /* A - B is flat: the origin lies in it, and any move off the plane separates */
             epa_flat_result(s, nrm, r);
             return 0;
         }
-        bool use_up = origin_h > 0.0f ? true : (origin_h < 0.0f ? false : h_up >= h_down);
-        if ((use_up && !(h_up > tiny * size)) || (!use_up && !(h_down > tiny * size)))
-        {
-            use_up = !use_up; /* the needed side is flat: the origin is on the plane within rounding */
-        }
-        idx[n++] = epa_add_vertex(poly, use_up ? &up : &down);
+        /* The tetrahedron on the taller side. When the origin lies on the other, shallow side (a sliver
+         * triangle with the origin 4e-4 below it and the shapes 62 deep above), the base face has a negative
+         * distance, so it is the first face expanded, and the horizon search grows the polytope past the
+         * origin the usual way. A tetrahedron on the shallow side could be too thin to orient, and a double
+         * pyramid is not convex when its apexes are skewed against the base. */
+        (void)origin_h;
+        idx[n++] = epa_add_vertex(poly, h_up >= h_down ? &up : &down);
     }
     for (int i = 0; i < 4; ++i)
     {
@@ -363,7 +405,24 @@ static int epa_seed(const pxi_gjk_pair* pair, const px_simplex* s, epa_poly* pol
     return 1;
 }
 
-/* The alive face with the smallest plane distance. */
+/* True when v is already a vertex of the polytope: by support indices when both shapes have them, else by
+ * coordinates. The polytope cannot grow towards it, so the search is over (this also breaks the cycles
+ * rounding can set up between faces just outside the origin). */
+static bool epa_has_vertex(const epa_poly* poly, const epa_vertex* v)
+{
+    bool indexed = v->index_a != PX_NULL_INDEX && v->index_b != PX_NULL_INDEX;
+    for (int i = 0; i < poly->vertex_count; ++i)
+    {
+        const epa_vertex* u = &poly->verts[i];
+        if (indexed ? (u->index_a == v->index_a && u->index_b == v->index_b) : px_v3_equal(u->w, v->w))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The alive, unexplored face with the smallest plane distance. */
 static int epa_nearest_face(const epa_poly* poly)
 {
     int best = EPA_NO_FACE;
@@ -371,7 +430,7 @@ static int epa_nearest_face(const epa_poly* poly)
     for (int i = 0; i < poly->face_count; ++i)
     {
         const epa_face* f = &poly->faces[i];
-        if (f->alive && f->dist < best_dist)
+        if (f->alive && !f->explored && f->dist < best_dist)
         {
             best_dist = f->dist;
             best = i;
@@ -463,22 +522,27 @@ static bool epa_fan(epa_poly* poly, int iw, const epa_horizon_edge* horizon, int
         fan[k] = f;
         epa_link(poly, f, 0, horizon[k].face, horizon[k].edge);
     }
-    /* neighbouring fan faces share the edge from a horizon vertex to w: face k's edge 1 (b_k -> w) meets
-     * the face whose edge 2 is (w -> a_m) with a_m == b_k */
+    /* Neighbouring fan faces share the edge from a horizon vertex to w: face k's edge 1 (b_k -> w) meets
+     * the face whose edge 2 is (w -> a_m) with a_m == b_k. The depth-first search emits the horizon in
+     * cyclic order, so that face is usually the next one; otherwise it is searched for. */
     for (int k = 0; k < count; ++k)
     {
-        int m = -1;
-        for (int j = 0; j < count; ++j)
+        int m = k + 1 < count ? k + 1 : 0;
+        if (horizon[m].a != horizon[k].b)
         {
-            if (horizon[j].a == horizon[k].b)
+            m = -1;
+            for (int j = 0; j < count; ++j)
             {
-                m = j;
-                break;
+                if (horizon[j].a == horizon[k].b)
+                {
+                    m = j;
+                    break;
+                }
             }
-        }
-        if (m < 0)
-        {
-            return false; /* the horizon is not a closed loop: the polytope lost convexity to rounding */
+            if (m < 0)
+            {
+                return false; /* the horizon is not a closed loop: the polytope lost convexity to rounding */
+            }
         }
         epa_link(poly, fan[k], 1, fan[m], 2);
     }
@@ -502,6 +566,88 @@ static void epa_face_result(const epa_poly* poly, const epa_face* f, pxi_epa_res
     }
     px_v3_copy(f->n, r->normal);
     r->depth = px_maxf(f->dist, 0.0f);
+}
+
+/* Witness points for the nearest face's result: the depth and normal come from that face (its plane was
+ * verified against the support of A - B when the loop stopped), the points from the weights of
+ * x = depth * n in the face that contains x. That is usually the same face, but on sliver faces (a long
+ * segment against a thin slab makes a Minkowski prism of them) rounding can rank a neighbour's plane
+ * first while x falls outside it; the weights of the nearest face would then describe an edge point
+ * far from the contact. So the faces whose planes are as near are searched for the triangle nearest to
+ * x (one that holds it, if any). */
+static void epa_witness(const epa_poly* poly, int best, float gap, pxi_epa_result* r)
+{
+    epa_face_result(poly, &poly->faces[best], r);
+    const epa_face* f = &poly->faces[best];
+    vec3 x;
+    px_v3_scale(f->n, f->dist, x);
+    /* candidates: faces whose plane is as near as the nearest one's, within the gap or 1e-3 of the depth */
+    float band = px_maxf(gap, 1.0e-3f * px_maxf(f->dist, 0.0f));
+    int chosen = -1;
+    float chosen_d2 = INFINITY;
+    float w_chosen[3] = { 0.0f, 0.0f, 0.0f };
+    for (int i = 0; i < poly->face_count; ++i)
+    {
+        const epa_face* g = &poly->faces[i];
+        if (!g->alive || !(fabsf(g->dist - f->dist) <= band))
+        {
+            continue;
+        }
+        /* how far x is from g's triangle, and the weights of the nearest point */
+        vec3 ra, rb, rc, q;
+        float w[3];
+        bool degenerate = false;
+        px_v3_sub(poly->verts[g->v[0]].w, x, ra);
+        px_v3_sub(poly->verts[g->v[1]].w, x, rb);
+        px_v3_sub(poly->verts[g->v[2]].w, x, rc);
+        (void)pxi_closest_origin_triangle_ex(ra, rb, rc, false, w, q, &degenerate);
+        float d2 = px_v3_norm2(q);
+        if (d2 < chosen_d2)
+        {
+            chosen_d2 = d2;
+            chosen = i;
+            w_chosen[0] = w[0];
+            w_chosen[1] = w[1];
+            w_chosen[2] = w[2];
+        }
+    }
+    if (chosen < 0)
+    {
+        return;
+    }
+    const epa_face* g = &poly->faces[chosen];
+    const epa_vertex* va = &poly->verts[g->v[0]];
+    const epa_vertex* vb = &poly->verts[g->v[1]];
+    const epa_vertex* vc = &poly->verts[g->v[2]];
+    for (int k = 0; k < 3; ++k)
+    {
+        r->point_a[k] = w_chosen[0] * va->p[k] + w_chosen[1] * vb->p[k] + w_chosen[2] * vc->p[k];
+        r->point_b[k] = w_chosen[0] * va->q[k] + w_chosen[1] * vb->q[k] + w_chosen[2] * vc->q[k];
+    }
+}
+
+/* Move the witness points onto the shapes' support planes along the final normal. The face's weights give
+ * points inside A and B that are off their surfaces by up to the termination gap; their support planes
+ * along n are the surfaces there. The depth becomes the overlap of the two planes, an upper bound of the
+ * true depth within the same gap, and point_a - point_b = depth * n holds exactly as constructed. */
+static int epa_onto_surfaces(const pxi_gjk_pair* pair, pxi_epa_result* r)
+{
+    epa_vertex v;
+    if (epa_support(pair, r->normal, &v) != 0)
+    {
+        return -1;
+    }
+    float ha = px_v3_dot(r->normal, v.p);  /* A's support plane: n . x = ha */
+    float hb = -px_v3_dot(r->normal, v.q); /* B's support plane along -n: -n . x = hb */
+    float depth = ha + hb;
+    if (!(depth >= 0.0f))
+    {
+        return 0; /* touching within rounding: keep the face's answer (depth 0) */
+    }
+    px_v3_mad(r->point_a, ha - px_v3_dot(r->normal, r->point_a), r->normal, r->point_a);
+    px_v3_mad(r->point_a, -depth, r->normal, r->point_b);
+    r->depth = depth;
+    return 0;
 }
 
 px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int max_iterations, float rel_tolerance,
@@ -531,12 +677,31 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
     int best = epa_nearest_face(&poly);
     int iter = 0;
     px_status status = PX_OK;
+    /* A face whose support along its normal is already a vertex cannot grow: in exact arithmetic that
+     * means the bracket is closed, but rounding can leave the polytope a hair non-convex, and then the
+     * face is merely stuck. Its overlap along its normal is still a valid upper bound of the depth, so it
+     * is kept as a candidate and the search goes on with the next face, until a face converges or the
+     * lower bound reaches the best candidate. (Without this, rounding can set up a cycle that re-adds the
+     * same vertices until the capacity runs out.) */
+    bool have_candidate = false;
+    float candidate_upper = INFINITY;
+    epa_face candidate;
+    memset(&candidate, 0, sizeof(candidate));
+    bool use_candidate = false;
     for (; iter < max_iterations; ++iter)
     {
         best = epa_nearest_face(&poly);
         if (best == EPA_NO_FACE)
         {
-            status = PX_WARN_DEGENERATE;
+            if (have_candidate)
+            {
+                use_candidate = true;
+                result->exit = PXI_EPA_EXIT_CONVERGED;
+            }
+            else
+            {
+                status = PX_WARN_DEGENERATE;
+            }
             break;
         }
         epa_face* f = &poly.faces[best];
@@ -547,11 +712,31 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
         }
         float upper = px_v3_dot(f->n, v.w); /* support of A - B along n: an upper bound of the depth */
         float lower = f->dist;              /* nearest face plane: a lower bound */
+        float tol = rel_tolerance * px_maxf(lower, 0.0f) + floor_abs * poly.scale;
+        EPA_TRACE("epa %d: face %d lower %.9g upper %.9g faces %d verts %d n (%g %g %g)\n", iter, best, lower, upper,
+                  poly.face_count, poly.vertex_count, f->n[0], f->n[1], f->n[2]);
         /* Written so that NaN takes the exit. */
-        if (!(upper - lower > rel_tolerance * px_maxf(lower, 0.0f) + floor_abs * poly.scale))
+        if (!(upper - lower > tol))
         {
             result->exit = PXI_EPA_EXIT_CONVERGED;
             break;
+        }
+        if (have_candidate && !(candidate_upper - lower > tol))
+        {
+            use_candidate = true;
+            result->exit = PXI_EPA_EXIT_CONVERGED;
+            break;
+        }
+        if (epa_has_vertex(&poly, &v))
+        {
+            if (upper < candidate_upper)
+            {
+                candidate_upper = upper;
+                candidate = *f;
+                have_candidate = true;
+            }
+            f->explored = true;
+            continue;
         }
         int iw = epa_add_vertex(&poly, &v);
         if (iw < 0)
@@ -574,12 +759,31 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
         }
     }
     result->iterations = iter;
+    if (use_candidate)
+    {
+        /* the witness points of the candidate face, moved onto the support planes along its normal: the
+         * depth becomes the overlap along that normal */
+        epa_face_result(&poly, &candidate, result);
+        if (epa_onto_surfaces(pair, result) != 0)
+        {
+            return PX_ERR_NON_FINITE;
+        }
+        return status;
+    }
     if (best == EPA_NO_FACE)
     {
         result->exit = PXI_EPA_EXIT_BROKEN;
         return PX_WARN_DEGENERATE;
     }
-    epa_face_result(&poly, &poly.faces[best], result);
+    {
+        const epa_face* f = &poly.faces[best];
+        float gap = rel_tolerance * px_maxf(f->dist, 0.0f) + floor_abs * poly.scale;
+        epa_witness(&poly, best, gap, result);
+    }
+    if (result->exit == PXI_EPA_EXIT_CONVERGED && epa_onto_surfaces(pair, result) != 0)
+    {
+        return PX_ERR_NON_FINITE;
+    }
     if (iter >= max_iterations)
     {
         result->exit = PXI_EPA_EXIT_MAX_ITERATIONS;

@@ -318,7 +318,8 @@ static bool contact_box_box(const px_shape* a, const px_shape* b, const pxi_gjk_
     vec3 pa, pb;
     if (best_kind < 3)
     {
-        /* face of A: B's deepest vertex, then up to A's face along n */
+        /* face of A: B's deepest vertex, lifted onto A's face plane and kept within the face (when B
+         * overhangs A's edge the lifted vertex would leave A's surface) */
         vec3 d, nb, v;
         px_v3_negate(n, d);
         px_rot_tmulv(rb, d, nb);
@@ -326,12 +327,28 @@ static bool contact_box_box(const px_shape* a, const px_shape* b, const pxi_gjk_
         px_rot_mulv(rb, v, pb);
         px_v3_add(pb, t, pb);
         px_v3_mad(pb, depth, n, pa);
+        for (int i = 0; i < 3; ++i)
+        {
+            pa[i] = px_clampf(pa[i], -ha[i], ha[i]);
+        }
     }
     else if (best_kind < 6)
     {
-        /* face of B: A's deepest vertex into B */
+        /* face of B: A's deepest vertex into B, kept within B's face the same way */
         box_support(ha, n, pa);
-        px_v3_mad(pa, -depth, n, pb);
+        vec3 local, rel;
+        px_v3_sub(pa, t, rel);
+        px_rot_tmulv(rb, rel, local);
+        vec3 lifted;
+        px_rot_tmulv(rb, n, rel); /* n in B's frame */
+        px_v3_mad(local, -depth, rel, lifted);
+        for (int i = 0; i < 3; ++i)
+        {
+            lifted[i] = px_clampf(lifted[i], -hb[i], hb[i]);
+        }
+        px_rot_mulv(rb, lifted, pb);
+        px_v3_add(pb, t, pb);
+        px_v3_mad(pb, depth, n, pa);
     }
     else
     {
@@ -364,6 +381,22 @@ static bool contact_box_box(const px_shape* a, const px_shape* b, const pxi_gjk_
     return true;
 }
 
+/* Largest distance of a core point from the shape's origin, for the analytic shapes. */
+static float shape_extent(const px_shape* s)
+{
+    switch (s->type)
+    {
+    case PX_SHAPE_CAPSULE:
+        return s->capsule.half_height;
+    case PX_SHAPE_SEGMENT:
+        return px_maxf(px_v3_norm(s->segment.a), px_v3_norm(s->segment.b));
+    case PX_SHAPE_BOX:
+        return px_v3_norm(s->box.half_extents);
+    default:
+        return 0.0f;
+    }
+}
+
 static bool is_point_or_segment(px_shape_type t)
 {
     return t == PX_SHAPE_POINT || t == PX_SHAPE_SPHERE || t == PX_SHAPE_CAPSULE || t == PX_SHAPE_SEGMENT;
@@ -374,23 +407,32 @@ static bool is_point(px_shape_type t)
     return t == PX_SHAPE_POINT || t == PX_SHAPE_SPHERE;
 }
 
-/* Closed-form contact when one exists for this pair; false to fall through to GJK/EPA. */
+/* Closed-form contact when one exists for this pair; false to fall through to GJK/EPA. A closed form
+ * whose distance lands within a few rounding bands of 0 is dropped too: GJK decides touching there, so
+ * that the contact's sign always matches px_gjk_distance and px_gjk_overlap. */
 static bool contact_analytic(const pxi_gjk_pair* pair, px_contact* r)
 {
     px_shape_type ta = pair->a->type, tb = pair->b->type;
+    bool done = false;
     if (is_point_or_segment(ta) && is_point_or_segment(tb))
     {
-        return contact_segments(pair->a, pair->b, pair, r);
+        done = contact_segments(pair->a, pair->b, pair, r);
     }
-    if (is_point(ta) && tb == PX_SHAPE_BOX)
+    else if (is_point(ta) && tb == PX_SHAPE_BOX)
     {
-        return contact_point_box(pair->a, pair->b, pair, false, r);
+        done = contact_point_box(pair->a, pair->b, pair, false, r);
     }
-    if (ta == PX_SHAPE_BOX && is_point(tb))
+    else if (ta == PX_SHAPE_BOX && is_point(tb))
     {
-        return contact_point_box(pair->b, pair->a, pair, true, r);
+        done = contact_point_box(pair->b, pair->a, pair, true, r);
     }
-    return false;
+    if (!done)
+    {
+        return false;
+    }
+    float scale = px_v3_norm(pair->pos_b) + pair->a->radius + pair->b->radius + shape_extent(pair->a) +
+                  shape_extent(pair->b);
+    return fabsf(r->distance) > 64.0f * FLT_EPSILON * scale;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -413,24 +455,27 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
     }
     r->iterations = st.iterations;
     float ra = pair->a->radius, rb = pair->b->radius;
-    bool enclosed = st.simplex.count == 4 && st.simplex.feature == 15u;
-    if (st.vv > 0.0f && !enclosed)
+    if (st.exit != PX_GJK_EXIT_OVERLAP && st.vv > 0.0f)
     {
-        /* The cores are apart, or touch within rounding with a known direction: GJK's answer, minus the
-         * radii. Within the touching band the core distance counts as 0, as px_gjk_distance reports. */
+        /* The cores are apart: GJK's answer, minus the radii (negative for overlapping rounded shapes).
+         * Within the touching band the distance is clamped to 0 at most, so the sign agrees with
+         * px_gjk_distance and px_gjk_overlap, which decide with the same band. */
         vec3 pa, pb, n;
         pxi_simplex_witness(&st.simplex, pa, pb);
         float core = sqrtf(st.vv);
         px_v3_scale(st.v, -1.0f / core, n); /* v = pa - pb points from B to A */
-        if (st.exit == PX_GJK_EXIT_OVERLAP)
-        {
-            core = 0.0f;
-        }
         contact_from_cores(pa, pb, n, core, ra, rb, r);
+        if (core <= pxi_gjk_touch_radius(ra + rb, st.band_w, gjk.abs_tolerance) && r->distance > 0.0f)
+        {
+            r->distance = 0.0f;
+            px_v3_copy(r->point_a, r->point_b);
+        }
         r->method = PX_CONTACT_GJK;
         return status;
     }
-    /* The cores overlap: two boxes by their separating axes, everything else by EPA. */
+    /* The cores overlap or touch (GJK's simplex encloses the origin or passes within rounding of it; the
+     * latter does not tell touching from a real overlap, so EPA decides, and a touching pair gets depth 0
+     * with a valid normal): two boxes by their separating axes, everything else by EPA. */
     if (config->analytic && pair->a->type == PX_SHAPE_BOX && pair->b->type == PX_SHAPE_BOX &&
         contact_box_box(pair->a, pair->b, pair, r))
     {
@@ -443,6 +488,21 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
     if (epa_status < 0)
     {
         return epa_status;
+    }
+    bool enclosed = st.simplex.count == 4 && st.simplex.feature == 15u;
+    float band = pxi_gjk_touch_radius(0.0f, st.band_w, config->gjk.abs_tolerance);
+    if (epa.exit == PXI_EPA_EXIT_BROKEN && !enclosed && st.vv > 0.0f && epa.depth <= 2.0f * band)
+    {
+        /* GJK stopped within the touching band without enclosing the origin, and the polytope grown from
+         * that thin simplex degenerated with no depth beyond the band: the cores touch, and GJK's direction
+         * is a valid normal. */
+        vec3 pa, pb, n;
+        pxi_simplex_witness(&st.simplex, pa, pb);
+        px_v3_scale(st.v, -1.0f / sqrtf(st.vv), n);
+        contact_from_cores(pa, pb, n, 0.0f, ra, rb, r);
+        r->iterations = st.iterations + epa.iterations;
+        r->method = PX_CONTACT_GJK;
+        return status;
     }
     contact_from_cores(epa.point_a, epa.point_b, epa.normal, epa.depth > 0.0f ? -epa.depth : 0.0f, ra, rb, r);
     r->iterations = st.iterations + epa.iterations;

@@ -1,0 +1,1982 @@
+/* Contact (signed distance, penetration depth) accuracy against exact long-double oracles, over random
+ * and adversarial polytope pairs (KNOWN_FAILURES.md 4.2, 4.3a step 4; DESIGN.md "How sound":
+ * "penetration depth within 1e-3 S of exact").
+ *
+ * Overlapping pairs (the depth oracle is tests/oracle/sat_depth: the minimum overlap over the face
+ * normals of both hulls and the cross products of edge pairs), with tau = 1e-3 S + 16 FLT_EPSILON C:
+ *   - status PX_OK or a warning contact.h documents (PX_WARN_MAX_ITERATIONS, PX_WARN_CAPACITY), no NaN;
+ *   - |distance + depth*| <= tau;
+ *   - unit normal; |point_b - point_a - distance normal| <= tau;
+ *   - point_a on A's surface and point_b on B's surface (outside by <= tau, inside by <= tau);
+ *   - the overlap of the reported normal o(n) <= depth* + tau (and o(n) >= depth*: the oracle is minimal);
+ *   - Coal's check: B moved by (-distance + eta) normal is separated (px_gjk_distance_world > 0), moved
+ *     by (-distance - eta) normal still overlaps (skipped when -distance - eta <= 0: the band of tiny
+ *     depths), eta = 1e-4 S + 16 FLT_EPSILON C (the second term: float poses cannot move by less). When
+ *     GJK's verdict disagrees with the distance oracle on the moved pair, the failure is GJK's (F_GJK);
+ *   - the swapped query (B, A) and px_contact_relative agree with depth* within tau.
+ * Separated pairs (the distance oracle tests/oracle/hull_distance): |distance - d*| <= 1e-5 S + 16 eps C,
+ * the GJK suite's tolerance, with the same status, normal and gap checks.
+ *
+ * S = largest extent of either shape, C = largest absolute world coordinate. Samples whose oracles do not
+ * certify are reported and skipped; more than a handful fail the suite. Failures print as C initializers
+ * with %a floats, ready to freeze below. Environment: PX_TEST_SEED replays another stream;
+ * PX_CONTACT_SAMPLES sets how many certified overlapping pairs to test (default 1e5; 2e4 under
+ * AddressSanitizer), plus a tenth as many distance-targeted draws; PX_CONTACT_MINIMIZE=1 also prints each
+ * failing case with hull points greedily removed while it still fails; PX_CONTACT_PRINT_METHOD (analytic,
+ * gjk, epa), PX_CONTACT_PRINT_CHECK (a check name) and PX_CONTACT_MAX_PRINTED choose which failures print;
+ * PX_CONTACT_WORST=1 prints each family's worst depth error as it grows; PX_CONTACT_ORACLE_SAMPLES sets the
+ * oracle self-check's sample count (600), PX_CONTACT_VERBOSE=1 prints its odd cases. */
+#include <float.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "oracle/hull_distance.h"
+#include "oracle/sat_depth.h"
+#include "proxima/proxima.h"
+#include "support/rng.h"
+#include "test.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PXT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PXT_ASAN 1
+#endif
+#endif
+#ifndef PXT_ASAN
+#define PXT_ASAN 0
+#endif
+
+typedef long double ld;
+
+#define PXT_MAXP 64
+#define PXT_DEPTH_REL 1.0e-3L             /* depth tolerance, relative to S */
+#define PXT_DIST_REL 1.0e-5L              /* separated distance tolerance (the GJK suite's) */
+#define PXT_ETA_REL 1.0e-4L               /* Coal's move margin, relative to S */
+#define PXT_ROUND_TOL (16.0L * FLT_EPSILON) /* times C */
+#define PXT_MAX_PRINTED 12
+#define PXT_MAX_UNCERTIFIED 5
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Cases                                                                                             */
+
+enum
+{
+    K_ELLIPSOID,  /* hull of 4-64 points on an ellipsoid */
+    K_BOX_HULL,   /* box as an 8-point hull, aspect up to 1e4 */
+    K_BOX_SHAPE,  /* px_shape_box, aspect up to 1e4 (box pairs take the analytic SAT path) */
+    K_TETRA,      /* random tetrahedron */
+    K_FLAT_TETRA, /* tetrahedron of volume -> 0 */
+    K_POINT,      /* single point */
+    K_SEGMENT,    /* 2-6 collinear points */
+    K_POLYGON,    /* flat polygon (local z = 0), with some interior points */
+    K_REPEATED,   /* ellipsoid hull with every point repeated 1-3 times */
+    K_INTERIOR,   /* ellipsoid hull plus interior points */
+    K_COUNT
+};
+
+static const char* const kind_names[K_COUNT] = { "ellipsoid", "box_hull",   "box_shape", "tetra",    "flat_tetra",
+                                                 "point",     "segment",    "polygon",   "repeated", "interior" };
+
+typedef struct shape_case
+{
+    int box;   /* 1: px_shape_box(half); 0: hull of pts */
+    int count; /* hull points */
+    float half[3];
+    float pts[3 * PXT_MAXP];
+} shape_case;
+
+typedef struct contact_case
+{
+    int family; /* K_*: the family the pair was drawn for */
+    int bucket; /* signed-distance target bucket, -1 when untargeted */
+    shape_case a, b;
+    px_transform ta, tb;
+} contact_case;
+
+typedef contact_case gjk_case; /* the generator below is the GJK suite's */
+
+/* Target buckets of the signed distance, in units of S: the first PXT_DEPTH_BUCKETS are depths. */
+static const double bucket_values[] = { -1e-9, -1e-6, -1e-3, -1e-1, -0.5, 1e-6, 1e-3, 1e-1 };
+#define PXT_BUCKETS ((int)(sizeof(bucket_values) / sizeof(bucket_values[0])))
+#define PXT_DEPTH_BUCKETS 5
+
+/* A frozen case: what the failure printer writes. */
+typedef struct frozen_case
+{
+    const char* name;
+    int family;
+    int box_a, count_a;
+    float half_a[3];
+    const float* pts_a;
+    int box_b, count_b;
+    float half_b[3];
+    const float* pts_b;
+    float qa[4], pa[3], qb[4], pb[3];
+} frozen_case;
+
+static void from_frozen(const frozen_case* fz, contact_case* c)
+{
+    memset(c, 0, sizeof(*c));
+    c->family = fz->family;
+    c->bucket = -1;
+    c->a.box = fz->box_a;
+    c->a.count = fz->count_a;
+    c->b.box = fz->box_b;
+    c->b.count = fz->count_b;
+    for (int i = 0; i < 3; ++i)
+    {
+        c->a.half[i] = fz->half_a[i];
+        c->b.half[i] = fz->half_b[i];
+        c->ta.p[i] = fz->pa[i];
+        c->tb.p[i] = fz->pb[i];
+    }
+    for (int i = 0; i < 4; ++i)
+    {
+        c->ta.q[i] = fz->qa[i];
+        c->tb.q[i] = fz->qb[i];
+    }
+    if (!fz->box_a)
+    {
+        memcpy(c->a.pts, fz->pts_a, sizeof(float) * 3 * (size_t)fz->count_a);
+    }
+    if (!fz->box_b)
+    {
+        memcpy(c->b.pts, fz->pts_b, sizeof(float) * 3 * (size_t)fz->count_b);
+    }
+}
+
+static void print_floats(const float* v, int n)
+{
+    for (int i = 0; i < n; ++i)
+    {
+        printf("%s%af", i == 0 ? "" : (i % 6 == 0 ? ",\n    " : ", "), (double)v[i]);
+    }
+}
+
+static const char* const family_enum[K_COUNT] = { "K_ELLIPSOID", "K_BOX_HULL", "K_BOX_SHAPE", "K_TETRA",
+                                                  "K_FLAT_TETRA", "K_POINT",   "K_SEGMENT",   "K_POLYGON",
+                                                  "K_REPEATED",  "K_INTERIOR" };
+
+static void print_case(const contact_case* c, const char* name)
+{
+    printf("/* ---- case %s: family %s ---- */\n", name, kind_names[c->family]);
+    const shape_case* s[2] = { &c->a, &c->b };
+    for (int k = 0; k < 2; ++k)
+    {
+        if (!s[k]->box)
+        {
+            printf("static const float %s_%c[] = {\n    ", name, k == 0 ? 'a' : 'b');
+            print_floats(s[k]->pts, 3 * s[k]->count);
+            printf("\n};\n");
+        }
+    }
+    printf("static const frozen_case %s_case = { \"%s\", %s,\n", name, name, family_enum[c->family]);
+    for (int k = 0; k < 2; ++k)
+    {
+        printf("    %d, %d, { ", s[k]->box, s[k]->box ? 0 : s[k]->count);
+        print_floats(s[k]->half, 3);
+        if (s[k]->box)
+        {
+            printf(" }, NULL,\n");
+        }
+        else
+        {
+            printf(" }, %s_%c,\n", name, k == 0 ? 'a' : 'b');
+        }
+    }
+    printf("    { ");
+    print_floats(c->ta.q, 4);
+    printf(" },\n    { ");
+    print_floats(c->ta.p, 3);
+    printf(" },\n    { ");
+    print_floats(c->tb.q, 4);
+    printf(" },\n    { ");
+    print_floats(c->tb.p, 3);
+    printf(" } };\n");
+}
+
+static void make_shape(const shape_case* s, px_shape* out)
+{
+    *out = s->box ? px_shape_box(s->half) : px_shape_hull(s->pts, s->count);
+}
+
+/* Local vertices of a shape (8 corners for a box). */
+static int local_points(const shape_case* s, float* out)
+{
+    if (!s->box)
+    {
+        memcpy(out, s->pts, sizeof(float) * 3 * (size_t)s->count);
+        return s->count;
+    }
+    for (int i = 0; i < 8; ++i)
+    {
+        out[3 * i] = (i & 1) ? s->half[0] : -s->half[0];
+        out[3 * i + 1] = (i & 2) ? s->half[1] : -s->half[1];
+        out[3 * i + 2] = (i & 4) ? s->half[2] : -s->half[2];
+    }
+    return 8;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Oracle view of a case: world points shifted by origin = pose_a.p (a translation, exact)            */
+
+typedef struct oracle_view
+{
+    ld wa[3 * PXT_MAXP], wb[3 * PXT_MAXP];
+    int na, nb;
+    float origin[3];
+    ld S, C;
+    pxo_distance d;
+} oracle_view;
+
+static void oracle_eval(const contact_case* c, oracle_view* o)
+{
+    float la[3 * PXT_MAXP], lb[3 * PXT_MAXP];
+    o->na = local_points(&c->a, la);
+    o->nb = local_points(&c->b, lb);
+    for (int i = 0; i < 3; ++i)
+    {
+        o->origin[i] = c->ta.p[i];
+    }
+    pxo_transform_points(la, o->na, c->ta.q, c->ta.p, o->origin, o->wa);
+    pxo_transform_points(lb, o->nb, c->tb.q, c->tb.p, o->origin, o->wb);
+    ld ea = pxo_extent(o->wa, o->na), eb = pxo_extent(o->wb, o->nb);
+    o->S = ea > eb ? ea : eb;
+    ld C = 0.0L;
+    for (int i = 0; i < 3 * o->na; ++i)
+    {
+        ld v = fabsl(o->wa[i] + (ld)o->origin[i % 3]);
+        C = v > C ? v : C;
+    }
+    for (int i = 0; i < 3 * o->nb; ++i)
+    {
+        ld v = fabsl(o->wb[i] + (ld)o->origin[i % 3]);
+        C = v > C ? v : C;
+    }
+    for (int i = 0; i < 3; ++i)
+    {
+        C = fabsl((ld)c->ta.p[i]) > C ? fabsl((ld)c->ta.p[i]) : C;
+        C = fabsl((ld)c->tb.p[i]) > C ? fabsl((ld)c->tb.p[i]) : C;
+    }
+    o->C = C;
+    pxo_hull_distance(o->wa, o->na, o->wb, o->nb, o->S, &o->d);
+}
+
+static void world_to_oracle(const oracle_view* o, const vec3 p, ld dest[3])
+{
+    for (int i = 0; i < 3; ++i)
+    {
+        dest[i] = (ld)p[i] - (ld)o->origin[i];
+    }
+}
+
+static ld len3l(const ld v[3])
+{
+    return sqrtl(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Generation (the GJK accuracy suite's families, rotations, offsets and distance targeting)          */
+
+static float f(double x)
+{
+    return (float)x;
+}
+
+static double log_uniform(px_rng* r, double lo_exp, double hi_exp)
+{
+    return pow(10.0, px_rng_range(r, lo_exp, hi_exp));
+}
+
+static void shuffle_points(px_rng* r, float* pts, int n)
+{
+    for (int i = n - 1; i > 0; --i)
+    {
+        int j = px_rng_int(r, i + 1);
+        for (int c = 0; c < 3; ++c)
+        {
+            float t = pts[3 * i + c];
+            pts[3 * i + c] = pts[3 * j + c];
+            pts[3 * j + c] = t;
+        }
+    }
+}
+
+static void ellipsoid_point(px_rng* r, const double ax[3], const double ctr[3], double shrink, float* out)
+{
+    double u[3];
+    px_rng_unit_vector(r, u);
+    for (int c = 0; c < 3; ++c)
+    {
+        out[c] = f(ctr[c] + shrink * ax[c] * u[c]);
+    }
+}
+
+static void random_axes(px_rng* r, double s, double ax[3], double ctr[3])
+{
+    for (int c = 0; c < 3; ++c)
+    {
+        ax[c] = s * log_uniform(r, -1.0, 0.0);
+        ctr[c] = s * px_rng_range(r, -0.2, 0.2);
+    }
+}
+
+static void gen_shape(px_rng* r, int kind, double s, shape_case* out)
+{
+    memset(out, 0, sizeof(*out));
+    double ax[3], ctr[3];
+    switch (kind)
+    {
+    case K_ELLIPSOID:
+    {
+        random_axes(r, s, ax, ctr);
+        out->count = 4 + px_rng_int(r, 61);
+        for (int i = 0; i < out->count; ++i)
+        {
+            ellipsoid_point(r, ax, ctr, 1.0, out->pts + 3 * i);
+        }
+        break;
+    }
+    case K_BOX_HULL:
+    case K_BOX_SHAPE:
+    {
+        double h[3] = { s, s * log_uniform(r, -4.0, 0.0), s * log_uniform(r, -4.0, 0.0) };
+        int p = px_rng_int(r, 3);
+        for (int c = 0; c < 3; ++c)
+        {
+            out->half[c] = f(h[(c + p) % 3]);
+        }
+        out->box = 1;
+        if (kind == K_BOX_HULL)
+        {
+            float corners[24];
+            out->count = local_points(out, corners);
+            memcpy(out->pts, corners, sizeof(corners));
+            out->box = 0;
+        }
+        break;
+    }
+    case K_TETRA:
+    {
+        out->count = 4;
+        for (int i = 0; i < 12; ++i)
+        {
+            out->pts[i] = f(s * px_rng_normal(r));
+        }
+        break;
+    }
+    case K_FLAT_TETRA:
+    {
+        double p[3][3];
+        for (int i = 0; i < 3; ++i)
+        {
+            for (int c = 0; c < 3; ++c)
+            {
+                p[i][c] = s * px_rng_normal(r);
+            }
+        }
+        double e1[3], e2[3], n[3];
+        for (int c = 0; c < 3; ++c)
+        {
+            e1[c] = p[1][c] - p[0][c];
+            e2[c] = p[2][c] - p[0][c];
+        }
+        n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+        n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+        n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        double al = px_rng_range(r, -0.5, 1.5), be = px_rng_range(r, -0.5, 1.5);
+        double h = s * log_uniform(r, -12.0, -2.0) * (px_rng_int(r, 2) ? 1.0 : -1.0);
+        out->count = 4;
+        for (int i = 0; i < 3; ++i)
+        {
+            for (int c = 0; c < 3; ++c)
+            {
+                out->pts[3 * i + c] = f(p[i][c]);
+            }
+        }
+        for (int c = 0; c < 3; ++c)
+        {
+            out->pts[9 + c] = f(p[0][c] + al * e1[c] + be * e2[c] + (nl > 0.0 ? h * n[c] / nl : 0.0));
+        }
+        shuffle_points(r, out->pts, 4);
+        break;
+    }
+    case K_POINT:
+    {
+        out->count = 1;
+        if (px_rng_int(r, 3) != 0)
+        {
+            for (int c = 0; c < 3; ++c)
+            {
+                out->pts[c] = f(s * px_rng_range(r, -0.5, 0.5));
+            }
+        }
+        break;
+    }
+    case K_SEGMENT:
+    {
+        out->count = 2 + px_rng_int(r, 5);
+        if (px_rng_int(r, 10) < 7)
+        {
+            /* exactly collinear in the local frame */
+            for (int i = 0; i < out->count; ++i)
+            {
+                double t = i == 0 ? -1.0 : i == 1 ? 1.0 : px_rng_range(r, -1.0, 1.0);
+                out->pts[3 * i] = f(s * t);
+            }
+            shuffle_points(r, out->pts, out->count);
+        }
+        else
+        {
+            out->count = 2;
+            for (int i = 0; i < 6; ++i)
+            {
+                out->pts[i] = f(s * px_rng_normal(r));
+            }
+        }
+        break;
+    }
+    case K_POLYGON:
+    {
+        double a = s, b = s * log_uniform(r, -2.0, 0.0);
+        int m = 3 + px_rng_int(r, 14), interior = px_rng_int(r, 5);
+        out->count = m + interior;
+        for (int i = 0; i < m; ++i)
+        {
+            double th = px_rng_range(r, 0.0, 6.283185307179586);
+            out->pts[3 * i] = f(a * cos(th));
+            out->pts[3 * i + 1] = f(b * sin(th));
+        }
+        for (int i = m; i < out->count; ++i)
+        {
+            double th = px_rng_range(r, 0.0, 6.283185307179586), rr = px_rng_range(r, 0.0, 0.9);
+            out->pts[3 * i] = f(rr * a * cos(th));
+            out->pts[3 * i + 1] = f(rr * b * sin(th));
+        }
+        shuffle_points(r, out->pts, out->count);
+        break;
+    }
+    case K_REPEATED:
+    {
+        random_axes(r, s, ax, ctr);
+        int k = 4 + px_rng_int(r, 17);
+        int n = 0;
+        for (int i = 0; i < k && n < PXT_MAXP; ++i)
+        {
+            float p[3];
+            ellipsoid_point(r, ax, ctr, 1.0, p);
+            int rep = 1 + px_rng_int(r, 3);
+            for (int j = 0; j < rep && n < PXT_MAXP; ++j, ++n)
+            {
+                memcpy(out->pts + 3 * n, p, sizeof(p));
+            }
+        }
+        out->count = n;
+        shuffle_points(r, out->pts, n);
+        break;
+    }
+    default: /* K_INTERIOR */
+    {
+        random_axes(r, s, ax, ctr);
+        int k = 4 + px_rng_int(r, 29);
+        int m = 1 + px_rng_int(r, PXT_MAXP - k);
+        out->count = k + m;
+        for (int i = 0; i < k; ++i)
+        {
+            ellipsoid_point(r, ax, ctr, 1.0, out->pts + 3 * i);
+        }
+        for (int i = k; i < k + m; ++i)
+        {
+            ellipsoid_point(r, ax, ctr, px_rng_range(r, 0.0, 0.95), out->pts + 3 * i);
+        }
+        shuffle_points(r, out->pts, out->count);
+        break;
+    }
+    }
+}
+
+static void quat_mul(const double a[4], const double b[4], double d[4])
+{
+    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    d[0] = x;
+    d[1] = y;
+    d[2] = z;
+    d[3] = w;
+}
+
+static void near_identity(px_rng* r, double q[4])
+{
+    double th = log_uniform(r, -15.0, -3.0), ax[3];
+    px_rng_unit_vector(r, ax);
+    for (int c = 0; c < 3; ++c)
+    {
+        q[c] = sin(0.5 * th) * ax[c];
+    }
+    q[3] = cos(0.5 * th);
+}
+
+/* mode: 0 identity, 1 near identity, 2 random, 3 `base` times a near-identity rotation */
+static void gen_rotation(px_rng* r, int mode, const double base[4], double q[4])
+{
+    if (mode == 0)
+    {
+        q[0] = q[1] = q[2] = 0.0;
+        q[3] = 1.0;
+    }
+    else if (mode == 1)
+    {
+        near_identity(r, q);
+    }
+    else if (mode == 2)
+    {
+        px_rng_quat(r, q);
+    }
+    else
+    {
+        double s[4];
+        near_identity(r, s);
+        quat_mul(base, s, q);
+    }
+}
+
+static double local_radius(const shape_case* s)
+{
+    float pts[3 * PXT_MAXP];
+    int n = local_points(s, pts);
+    double m = 0.0;
+    for (int i = 0; i < n; ++i)
+    {
+        double l = sqrt((double)pts[3 * i] * pts[3 * i] + (double)pts[3 * i + 1] * pts[3 * i + 1] +
+                        (double)pts[3 * i + 2] * pts[3 * i + 2]);
+        m = l > m ? l : m;
+    }
+    return m;
+}
+
+static void shift_hull(shape_case* s, const float q[4], const ld world_shift[3])
+{
+    float cq[4] = { -q[0], -q[1], -q[2], q[3] };
+    ld local[3];
+    pxo_rotate(cq, world_shift, local);
+    for (int i = 0; i < s->count; ++i)
+    {
+        for (int c = 0; c < 3; ++c)
+        {
+            s->pts[3 * i + c] = (float)((ld)s->pts[3 * i + c] + local[c]);
+        }
+    }
+}
+
+/* Move B by amount * n. The pose translation takes what float can hold at its magnitude (little, far
+ * from the origin); the rest moves the local points of B's hull (or A's hull the other way), so that the
+ * target distance is reached at every offset. */
+static void move_b(gjk_case* c, const ld n[3], ld amount)
+{
+    ld r[3];
+    for (int i = 0; i < 3; ++i)
+    {
+        ld want = (ld)c->tb.p[i] + amount * n[i];
+        c->tb.p[i] = (float)want;
+        r[i] = want - (ld)c->tb.p[i];
+    }
+    if (!c->b.box)
+    {
+        shift_hull(&c->b, c->tb.q, r);
+    }
+    else if (!c->a.box)
+    {
+        ld m[3] = { -r[0], -r[1], -r[2] };
+        shift_hull(&c->a, c->ta.q, m);
+    }
+}
+
+static int pick_partner(px_rng* r, int family)
+{
+    switch (family)
+    {
+    case K_ELLIPSOID:
+        return K_ELLIPSOID;
+    case K_BOX_HULL:
+        return K_BOX_HULL;
+    case K_BOX_SHAPE:
+        return px_rng_int(r, 2) ? K_BOX_SHAPE : K_BOX_HULL;
+    case K_TETRA:
+    {
+        static const int k[4] = { K_TETRA, K_TETRA, K_ELLIPSOID, K_BOX_HULL };
+        return k[px_rng_int(r, 4)];
+    }
+    case K_FLAT_TETRA:
+    {
+        static const int k[4] = { K_FLAT_TETRA, K_FLAT_TETRA, K_TETRA, K_BOX_SHAPE };
+        return k[px_rng_int(r, 4)];
+    }
+    default:
+    {
+        int k;
+        do
+        {
+            k = px_rng_int(r, K_COUNT);
+        } while (k == K_POINT && family == K_POINT);
+        return k;
+    }
+    }
+}
+
+static ld width_along(const ld* pts, int n, const ld dir[3])
+{
+    ld lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < n; ++i)
+    {
+        ld t = pts[3 * i] * dir[0] + pts[3 * i + 1] * dir[1] + pts[3 * i + 2] * dir[2];
+        lo = t < lo ? t : lo;
+        hi = t > hi ? t : hi;
+    }
+    return hi - lo;
+}
+
+/* Draw a pair of the family and place B so that d* lands in the bucket (in units of S; -1 none). */
+static void gen_case(px_rng* r, int family, int bucket, gjk_case* c)
+{
+    memset(c, 0, sizeof(*c));
+    c->family = family;
+    c->bucket = bucket;
+    double s = log_uniform(r, -3.0, 3.0);
+    double sb = px_rng_int(r, 10) < 3 ? s * log_uniform(r, -1.0, 1.0) : s * px_rng_range(r, 0.5, 2.0);
+    int partner = pick_partner(r, family);
+    shape_case* first = &c->a;
+    shape_case* second = &c->b;
+    if (px_rng_int(r, 2))
+    {
+        first = &c->b;
+        second = &c->a;
+    }
+    gen_shape(r, family, s, first);
+    gen_shape(r, partner, sb, second);
+
+    double qa[4], qb[4];
+    int ma = px_rng_int(r, 10), mb = px_rng_int(r, 10);
+    gen_rotation(r, ma == 0 ? 0 : ma < 3 ? 1 : 2, NULL, qa);
+    gen_rotation(r, mb == 0 ? 0 : mb < 3 ? 1 : mb < 8 ? 2 : 3, qa, qb);
+    for (int i = 0; i < 4; ++i)
+    {
+        c->ta.q[i] = f(qa[i]);
+        c->tb.q[i] = f(qb[i]);
+    }
+    int oc = px_rng_int(r, 4);
+    double offset = oc < 2 ? 0.0 : oc == 2 ? 1.0e3 : 1.0e4;
+    double ra = local_radius(&c->a), rb = local_radius(&c->b);
+    double dir[3];
+    px_rng_unit_vector(r, dir);
+    double dist = (ra + rb) * px_rng_range(r, 0.6, 1.5);
+    for (int i = 0; i < 3; ++i)
+    {
+        double o = offset * (px_rng_int(r, 2) ? 1.0 : -1.0) * px_rng_range(r, 0.5, 1.0);
+        double pa = o + s * px_rng_range(r, -1.0, 1.0);
+        c->ta.p[i] = f(pa);
+        c->tb.p[i] = f((double)c->ta.p[i] + dist * dir[i]);
+    }
+
+    static oracle_view o;
+    oracle_eval(c, &o);
+    for (int k = 0; k < 8 && o.d.overlap; ++k)
+    {
+        for (int i = 0; i < 3; ++i)
+        {
+            c->tb.p[i] = f((double)c->ta.p[i] + 2.0 * ((double)c->tb.p[i] - (double)c->ta.p[i]) + s * dir[i]);
+        }
+        oracle_eval(c, &o);
+    }
+    if (bucket < 0 || o.d.overlap || !o.d.certified)
+    {
+        c->bucket = -1;
+        return;
+    }
+    const ld T = (ld)bucket_values[bucket] * o.S;
+    const ld Tpos = T > 0.0L ? T : 0.0L;
+    ld n[3] = { o.d.normal[0], o.d.normal[1], o.d.normal[2] };
+    for (int it = 0; it < 3; ++it)
+    {
+        ld d = o.d.distance;
+        if (fabsl(d - Tpos) <= 1.0e-3L * Tpos)
+        {
+            break;
+        }
+        move_b(c, n, Tpos - d);
+        oracle_eval(c, &o);
+        if (o.d.overlap || !o.d.certified)
+        {
+            break;
+        }
+        for (int i = 0; i < 3; ++i)
+        {
+            n[i] = o.d.normal[i];
+        }
+    }
+    if (T < 0.0L)
+    {
+        /* Penetrate along n by |T|, but by at most half the larger width of the two shapes along n, so
+         * that thin shapes (plates, needles, points) end up overlapping rather than passed through. */
+        ld wa = width_along(o.wa, o.na, n), wb = width_along(o.wb, o.nb, n);
+        ld cap = 0.5L * (wa > wb ? wa : wb);
+        move_b(c, n, -T > cap ? -cap : T);
+    }
+}
+
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Checks                                                                                            */
+
+enum
+{
+    F_STATUS = 1 << 0,   /* error status, or a warning contact.h does not document */
+    F_NAN = 1 << 1,      /* non-finite output */
+    F_DEPTH = 1 << 2,    /* overlapping: |distance + depth*| > tau */
+    F_DIST = 1 << 3,     /* separated: |distance - d*| > 1e-5 S + 16 eps C */
+    F_UNIT = 1 << 4,     /* normal not unit */
+    F_GAP = 1 << 5,      /* point_b != point_a + distance normal */
+    F_ON_A = 1 << 6,     /* point_a not on A's surface */
+    F_ON_B = 1 << 7,     /* point_b not on B's surface */
+    F_AXIS = 1 << 8,     /* the overlap along the normal exceeds depth* + tau */
+    F_SEPARATE = 1 << 9, /* Coal: B moved by (-distance + eta) normal still overlaps (oracle agrees) */
+    F_STILL = 1 << 10,   /* Coal: B moved by (-distance - eta) normal is apart (oracle agrees) */
+    F_GJK = 1 << 11,     /* Coal moves: px_gjk_distance_world contradicts the distance oracle */
+    F_SYM = 1 << 12,     /* swapped query (B, A) off */
+    F_REL = 1 << 13,     /* px_contact_relative off */
+    F_ORACLE = 1 << 14,  /* o(normal) < depth*: the depth oracle missed an axis (a test bug) */
+    F_COUNT_BITS = 15
+};
+
+static const char* const check_names[F_COUNT_BITS] = { "status", "nan",      "depth", "distance", "unit_normal",
+                                                       "gap",    "on_a",     "on_b",  "axis",     "coal_separate",
+                                                       "coal_overlap", "gjk", "symmetry", "relative", "oracle" };
+
+typedef struct eval_out
+{
+    unsigned fails;
+    int uncertified; /* 1: distance certificate open; 2: depth oracle overflow or inconsistent */
+    int overlap;     /* the pair overlaps (or touches) per the distance oracle */
+    ld err;          /* |distance - signed d*| */
+    ld S, C, tol, dstar;
+    int axis_kind;   /* PXO_AXIS_* of the oracle minimum */
+    int coal_skipped;
+    ld witness_err;  /* largest distance of a witness from its shape's surface (outside or inside) */
+    px_status status;
+    px_contact_method method;
+    int iterations;
+} eval_out;
+
+static int finite3(const vec3 v)
+{
+    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+}
+
+static int contact_finite(const px_contact* r)
+{
+    return isfinite(r->distance) && finite3(r->point_a) && finite3(r->point_b) && finite3(r->normal);
+}
+
+static int flag_index(unsigned flag)
+{
+    int i = 0;
+    while (i < F_COUNT_BITS - 1 && !(flag & (1u << i)))
+    {
+        ++i;
+    }
+    return i;
+}
+
+#define REPORT(flag, ...)                                                                                       \
+    do                                                                                                          \
+    {                                                                                                           \
+        out->fails |= (flag);                                                                                   \
+        if (verbose)                                                                                            \
+        {                                                                                                       \
+            printf("    [%s] ", check_names[flag_index(flag)]);                                                \
+            printf(__VA_ARGS__);                                                                                \
+            printf("\n");                                                                                       \
+        }                                                                                                       \
+    } while (0)
+
+static const char* const method_names[4] = { "none", "analytic", "gjk", "epa" };
+
+/* Documented outcomes of px_contact_world (contact.h): PX_OK, PX_WARN_MAX_ITERATIONS, PX_WARN_CAPACITY. */
+static int status_documented(px_status st)
+{
+    return st == PX_OK || st == PX_WARN_MAX_ITERATIONS || st == PX_WARN_CAPACITY;
+}
+
+static void check_basic(px_status st, const px_contact* r, const char* what, int verbose, eval_out* out)
+{
+    if (!status_documented(st))
+    {
+        REPORT(F_STATUS, "%s: status %d (%s), method %s", what, (int)st, px_status_string(st),
+               method_names[(int)r->method & 3]);
+    }
+    if (!contact_finite(r))
+    {
+        REPORT(F_NAN, "%s: non-finite result d %a", what, (double)r->distance);
+    }
+}
+
+/* Move B by amount * n. The pose translation takes what float can hold at its magnitude; the rest moves
+ * the local points of B's hull (or A's hull the other way). Defined with the generator below. */
+static void move_b(contact_case* c, const ld n[3], ld amount);
+
+/* Coal's check on B moved by amount along n: returns 1 when px_gjk_distance_world says separated. When
+ * expect_sep differs from that verdict, the distance oracle is asked too: oracle_sep receives 1
+ * (separated), 0 (overlapping) or -1 (uncertified), oracle_d its distance. */
+static int moved_separated(const contact_case* c, const ld n[3], ld amount, int expect_sep, int* oracle_sep,
+                           ld* oracle_d, float* gjk_d)
+{
+    static contact_case m;
+    m = *c;
+    move_b(&m, n, amount);
+    px_shape sa, sb;
+    make_shape(&m.a, &sa);
+    make_shape(&m.b, &sb);
+    px_gjk_result g;
+    px_status st = px_gjk_distance_world(&sa, &m.ta, &sb, &m.tb, NULL, &g);
+    int sep = st >= 0 && g.distance > 0.0f;
+    *gjk_d = g.distance;
+    *oracle_sep = -1;
+    *oracle_d = 0.0L;
+    if (sep != expect_sep)
+    {
+        static oracle_view om;
+        oracle_eval(&m, &om);
+        *oracle_sep = !om.d.certified ? -1 : !om.d.overlap;
+        *oracle_d = om.d.distance;
+    }
+    return sep;
+}
+
+static void eval_case(const contact_case* c, int verbose, eval_out* out)
+{
+    memset(out, 0, sizeof(*out));
+    static oracle_view o; /* large; the suite is single-threaded */
+    static pxo_polytope poly_a, poly_b;
+    static pxo_sat sat;
+    oracle_eval(c, &o);
+    out->S = o.S;
+    out->C = o.C;
+    if (!o.d.certified)
+    {
+        out->uncertified = 1;
+        if (verbose)
+        {
+            printf("    distance oracle certificate open: U %.17Lg L %.17Lg S %.6Lg\n", o.d.upper, o.d.lower, o.S);
+        }
+        return;
+    }
+    const ld S = o.S;
+    const int overlap = o.d.overlap;
+    ld dstar;
+    if (overlap)
+    {
+        pxo_polytope_build(o.wa, o.na, S, &poly_a);
+        pxo_polytope_build(o.wb, o.nb, S, &poly_b);
+        pxo_sat_depth_polytopes(&poly_a, &poly_b, 1, &sat);
+        /* any axis's overlap is >= -distance, and the pair is within 1e-12 S of touching */
+        if (!sat.ok || sat.depth < -2.0e-12L * S - 1.0e-30L)
+        {
+            out->uncertified = 2;
+            if (verbose)
+            {
+                printf("    depth oracle: ok %d, depth %.17Lg although the distance oracle certified overlap\n",
+                       sat.ok, sat.depth);
+            }
+            return;
+        }
+        dstar = sat.depth > 0.0L ? -sat.depth : 0.0L;
+        out->axis_kind = sat.kind;
+    }
+    else
+    {
+        dstar = o.d.distance;
+    }
+    out->overlap = overlap;
+    out->dstar = dstar;
+    const ld tol = (overlap ? PXT_DEPTH_REL : PXT_DIST_REL) * S + PXT_ROUND_TOL * o.C;
+    out->tol = tol;
+    px_shape sa, sb;
+    make_shape(&c->a, &sa);
+    make_shape(&c->b, &sb);
+    if (verbose)
+    {
+        if (overlap)
+        {
+            printf("    oracle: depth* %.17Lg (%La) = %.3Lg S along %.9Lg %.9Lg %.9Lg (kind %d, dims %d %d -> %d, "
+                   "%d axes); S %.6Lg C %.6Lg tau %.6Lg\n",
+                   -dstar, -dstar, -dstar / (S > 0.0L ? S : 1.0L), sat.axis[0], sat.axis[1], sat.axis[2], sat.kind,
+                   sat.dim_a, sat.dim_b, sat.dim_diff, sat.candidates, S, o.C, tol);
+        }
+        else
+        {
+            printf("    oracle: separated, d* %.17Lg (%La); S %.6Lg C %.6Lg tol %.6Lg\n", dstar, dstar, S, o.C, tol);
+        }
+    }
+
+    /* world query */
+    px_contact r;
+    px_status st = px_contact_world(&sa, &c->ta, &sb, &c->tb, NULL, &r);
+    out->status = st;
+    out->method = r.method;
+    out->iterations = r.iterations;
+    if (verbose)
+    {
+        printf("    contact: status %d (%s) method %s d %.9g (%a) iterations %d normal %a %a %a\n", (int)st,
+               px_status_string(st), method_names[(int)r.method & 3], (double)r.distance, (double)r.distance,
+               r.iterations, (double)r.normal[0], (double)r.normal[1], (double)r.normal[2]);
+        printf("             point_a %a %a %a point_b %a %a %a\n", (double)r.point_a[0], (double)r.point_a[1],
+               (double)r.point_a[2], (double)r.point_b[0], (double)r.point_b[1], (double)r.point_b[2]);
+    }
+    check_basic(st, &r, "world", verbose, out);
+    if (st < 0 || !contact_finite(&r))
+    {
+        out->err = INFINITY;
+        return;
+    }
+    const ld d = (ld)r.distance;
+    out->err = fabsl(d - dstar);
+    if (!(out->err <= tol))
+    {
+        REPORT(overlap ? F_DEPTH : F_DIST, "world: distance %.9Lg vs %.17Lg: error %.6Lg = %.3Lg S > tol %.6Lg (%s)", d,
+               dstar, out->err, out->err / (S > 0.0L ? S : 1.0L), tol, method_names[(int)r.method & 3]);
+    }
+    ld n[3] = { r.normal[0], r.normal[1], r.normal[2] };
+    ld nl = len3l(n);
+    if (!(fabsl(nl - 1.0L) <= 1.0e-5L))
+    {
+        REPORT(F_UNIT, "world: |normal| = %.9Lg", nl);
+    }
+    ld pa[3], pb[3], g[3];
+    world_to_oracle(&o, r.point_a, pa);
+    world_to_oracle(&o, r.point_b, pb);
+    for (int i = 0; i < 3; ++i)
+    {
+        g[i] = pb[i] - pa[i] - d * n[i];
+    }
+    if (!(len3l(g) <= tol))
+    {
+        REPORT(F_GAP, "world: |point_b - point_a - d n| = %.6Lg > tol %.6Lg", len3l(g), tol);
+    }
+    int cert = 0;
+    ld da = pxo_point_hull_distance(pa, o.wa, o.na, S, NULL, &cert);
+    ld db = pxo_point_hull_distance(pb, o.wb, o.nb, S, NULL, &cert);
+    ld ia = overlap ? pxo_point_depth(&poly_a, pa) : 0.0L;
+    ld ib = overlap ? pxo_point_depth(&poly_b, pb) : 0.0L;
+    {
+        ld w = da;
+        w = db > w ? db : w;
+        w = ia > w ? ia : w;
+        w = ib > w ? ib : w;
+        out->witness_err = w;
+    }
+    if (!(da <= tol) || !(ia <= tol))
+    {
+        REPORT(F_ON_A, "world: point_a is %.6Lg outside / %.6Lg inside A (tol %.6Lg)", da, ia, tol);
+    }
+    if (!(db <= tol) || !(ib <= tol))
+    {
+        REPORT(F_ON_B, "world: point_b is %.6Lg outside / %.6Lg inside B (tol %.6Lg)", db, ib, tol);
+    }
+
+    if (overlap && nl > 0.5L)
+    {
+        const ld depth = -dstar;
+        ld on = pxo_overlap_along(o.wa, o.na, o.wb, o.nb, n);
+        if (!(on <= depth + tol))
+        {
+            REPORT(F_AXIS, "world: overlap along the normal %.9Lg vs depth* %.9Lg (+ tau %.3Lg)", on, depth, tol);
+        }
+        if (on < depth - 1.0e-12L * S)
+        {
+            REPORT(F_ORACLE, "oracle: overlap %.17Lg along the returned normal is below depth* %.17Lg", on, depth);
+        }
+        /* Coal's check */
+        const ld eta = PXT_ETA_REL * S + PXT_ROUND_TOL * o.C;
+        const ld rep = -d;
+        int osep = 0;
+        ld od = 0.0L;
+        float gd = 0.0f;
+        /* GJK may call a pair within its own tolerance of contact either way; beyond it, GJK is wrong */
+        const ld gjk_tol = PXT_DIST_REL * S + PXT_ROUND_TOL * o.C;
+        if (!moved_separated(c, n, rep + eta, 1, &osep, &od, &gd))
+        {
+            if (osep == 1 && od > gjk_tol)
+            {
+                REPORT(F_GJK, "coal: B moved by depth + eta = %.9Lg: GJK distance %a but the oracle says %.9Lg", rep + eta,
+                       (double)gd, od);
+            }
+            else
+            {
+                REPORT(F_SEPARATE,
+                       "coal: B moved by depth + eta = %.9Lg along the normal still overlaps or touches (o(n) %.9Lg, "
+                       "oracle distance after the move %.3Lg)",
+                       rep + eta, on, osep == 1 ? od : 0.0L);
+            }
+        }
+        if (rep - eta > 0.0L)
+        {
+            if (moved_separated(c, n, rep - eta, 0, &osep, &od, &gd))
+            {
+                if (osep == 0 && (ld)gd > gjk_tol)
+                {
+                    REPORT(F_GJK, "coal: B moved by depth - eta = %.9Lg: GJK distance %a but the oracle says overlap",
+                           rep - eta, (double)gd);
+                }
+                else
+                {
+                    REPORT(F_STILL, "coal: B moved by depth - eta = %.9Lg is apart by %.9Lg (GJK %a; depth* %.9Lg)",
+                           rep - eta, osep == 1 ? od : 0.0L, (double)gd, depth);
+                }
+            }
+        }
+        else
+        {
+            out->coal_skipped = 1;
+        }
+    }
+
+    /* swapped */
+    {
+        px_contact rs;
+        px_status s2 = px_contact_world(&sb, &c->tb, &sa, &c->ta, NULL, &rs);
+        check_basic(s2, &rs, "swapped", verbose, out);
+        if (s2 >= 0 && !(fabsl((ld)rs.distance - dstar) <= tol))
+        {
+            REPORT(F_SYM, "swapped: distance %.9g (%a) vs %.17Lg, method %s", (double)rs.distance, (double)rs.distance,
+                   dstar, method_names[(int)rs.method & 3]);
+        }
+    }
+    /* relative pose */
+    {
+        px_transform na, rel;
+        if (px_transform_normalized(&c->ta, &na) == PX_OK)
+        {
+            px_transform_inv_mul(&na, &c->tb, &rel);
+            px_gjk_input in;
+            in.a = &sa;
+            in.b = &sb;
+            in.b_in_a = rel;
+            px_contact rr;
+            px_status s2 = px_contact_relative(&in, NULL, NULL, &rr);
+            check_basic(s2, &rr, "relative", verbose, out);
+            if (s2 >= 0 && !(fabsl((ld)rr.distance - dstar) <= tol))
+            {
+                REPORT(F_REL, "relative: distance %.9g vs %.17Lg", (double)rr.distance, dstar);
+            }
+        }
+    }
+}
+
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Minimizer: drop hull points while the same checks still fail                                      */
+
+static void minimize_case(const contact_case* c, unsigned fails)
+{
+    /* keep the most telling failure: a wrong depth or distance first, then the rest */
+    static const unsigned priority[] = { F_DEPTH, F_DIST, F_STATUS, F_NAN, F_STILL, F_UNIT, F_ON_A, F_ON_B, F_AXIS };
+    for (size_t k = 0; k < sizeof(priority) / sizeof(priority[0]); ++k)
+    {
+        if (fails & priority[k])
+        {
+            fails = priority[k];
+            break;
+        }
+    }
+    static contact_case best, trial;
+    best = *c;
+    int changed = 1;
+    while (changed)
+    {
+        changed = 0;
+        shape_case* sides[2] = { &best.a, &best.b };
+        for (int k = 0; k < 2; ++k)
+        {
+            if (sides[k]->box)
+            {
+                continue;
+            }
+            for (int i = 0; i < sides[k]->count && sides[k]->count > 1; ++i)
+            {
+                trial = best;
+                shape_case* t = k == 0 ? &trial.a : &trial.b;
+                memmove(t->pts + 3 * i, t->pts + 3 * i + 3, sizeof(float) * 3 * (size_t)(t->count - i - 1));
+                t->count--;
+                eval_out e;
+                eval_case(&trial, 0, &e);
+                if (!e.uncertified && (e.fails & fails) != 0)
+                {
+                    best = trial;
+                    changed = 1;
+                    --i;
+                }
+            }
+        }
+    }
+    printf("  minimized (hull points %d and %d):\n", best.a.box ? 8 : best.a.count, best.b.box ? 8 : best.b.count);
+    print_case(&best, "minimized");
+    eval_out e;
+    eval_case(&best, 1, &e);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The depth oracle checked against analytic answers, its own unpruned variant, a direction sweep and  */
+/* the certified inner-polytope lower bound of tests/oracle/hull_distance                             */
+
+static void box_points(const double c[3], const double h[3], ld* out)
+{
+    for (int i = 0; i < 8; ++i)
+    {
+        out[3 * i] = (ld)(c[0] + ((i & 1) ? h[0] : -h[0]));
+        out[3 * i + 1] = (ld)(c[1] + ((i & 2) ? h[1] : -h[1]));
+        out[3 * i + 2] = (ld)(c[2] + ((i & 4) ? h[2] : -h[2]));
+    }
+}
+
+/* Rotate points about the coordinate axis k by angle th, then translate by t. */
+static void rotate_points(ld* pts, int n, int k, ld th, const ld t[3])
+{
+    ld c = cosl(th), s = sinl(th);
+    int i1 = (k + 1) % 3, i2 = (k + 2) % 3;
+    for (int i = 0; i < n; ++i)
+    {
+        ld* p = pts + 3 * i;
+        ld u = c * p[i1] - s * p[i2], v = s * p[i1] + c * p[i2];
+        p[i1] = u;
+        p[i2] = v;
+        for (int j = 0; j < 3; ++j)
+        {
+            p[j] += t[j];
+        }
+    }
+}
+
+typedef struct analytic_case
+{
+    const char* name;
+    ld depth;
+    ld axis[3]; /* expected axis (B moves along it); zero: any */
+    int flat;   /* A - B flat: the axis must be +-normal of the plane z = 0 */
+} analytic_case;
+
+static int check_sat(const analytic_case* k, const ld* a, int na, const ld* b, int nb)
+{
+    pxo_sat s;
+    ld S = pxo_extent(a, na);
+    ld eb = pxo_extent(b, nb);
+    S = eb > S ? eb : S;
+    pxo_sat_depth(a, na, b, nb, S, &s);
+    if (!s.ok || !(fabsl(s.depth - k->depth) <= 1.0e-15L * S))
+    {
+        printf("    %s: depth %.17Lg (ok %d, kind %d) expected %.17Lg\n", k->name, s.depth, s.ok, s.kind, k->depth);
+        return 1;
+    }
+    ld e = fabsl(k->axis[0]) + fabsl(k->axis[1]) + fabsl(k->axis[2]);
+    if (e > 0.0L)
+    {
+        ld dx = s.axis[0] - k->axis[0], dy = s.axis[1] - k->axis[1], dz = s.axis[2] - k->axis[2];
+        if (!(sqrtl(dx * dx + dy * dy + dz * dz) <= 1.0e-12L))
+        {
+            printf("    %s: axis %.9Lg %.9Lg %.9Lg expected %.9Lg %.9Lg %.9Lg\n", k->name, s.axis[0], s.axis[1],
+                   s.axis[2], k->axis[0], k->axis[1], k->axis[2]);
+            return 1;
+        }
+    }
+    if (k->flat && !(fabsl(fabsl(s.axis[2]) - 1.0L) <= 1.0e-12L))
+    {
+        printf("    %s: flat A - B but axis %.9Lg %.9Lg %.9Lg\n", k->name, s.axis[0], s.axis[1], s.axis[2]);
+        return 1;
+    }
+    return 0;
+}
+
+static int oracle_analytic(void)
+{
+    const double h1[3] = { 1.0, 1.0, 1.0 }, c0[3] = { 0.0, 0.0, 0.0 };
+    ld a[3 * 16], b[3 * 16];
+    int bad = 0;
+    /* face-face: unit cubes (side 2) offset by (1.5, 0.5, 0.25): depth 0.5, B moves along +x */
+    {
+        const double cb[3] = { 1.5, 0.5, 0.25 };
+        box_points(c0, h1, a);
+        box_points(cb, h1, b);
+        analytic_case k = { "cubes face", 0.5L, { 1, 0, 0 }, 0 };
+        bad |= check_sat(&k, a, 8, b, 8);
+    }
+    /* identical cubes: depth 2 (full width) along some face normal */
+    {
+        box_points(c0, h1, a);
+        box_points(c0, h1, b);
+        analytic_case k = { "identical cubes", 2.0L, { 0, 0, 0 }, 0 };
+        bad |= check_sat(&k, a, 8, b, 8);
+    }
+    /* vertex-face: B turned 45 degrees about z at x = 2.2: its corner reaches x = 2.2 - sqrt 2 */
+    {
+        const ld t[3] = { 2.2L, 0.0L, 0.0L };
+        box_points(c0, h1, a);
+        box_points(c0, h1, b);
+        rotate_points(b, 8, 2, 0.78539816339744830962L, t);
+        analytic_case k = { "cube corner", sqrtl(2.0L) - 2.2L + 1.0L, { 1, 0, 0 }, 0 };
+        bad |= check_sat(&k, a, 8, b, 8);
+    }
+    /* edge-edge: A turned 45 degrees about x (top edge along x at z = sqrt 2), B turned 45 degrees about y
+     * at z = 2.6 (bottom edge along y at 2.6 - sqrt 2): depth 2 sqrt 2 - 2.6 along z */
+    {
+        const ld z0[3] = { 0.0L, 0.0L, 0.0L }, tb[3] = { 0.0L, 0.0L, 2.6L };
+        box_points(c0, h1, a);
+        box_points(c0, h1, b);
+        rotate_points(a, 8, 0, 0.78539816339744830962L, z0);
+        rotate_points(b, 8, 1, 0.78539816339744830962L, tb);
+        analytic_case k = { "cubes edge-edge", 2.0L * sqrtl(2.0L) - 2.6L, { 0, 0, 1 }, 0 };
+        bad |= check_sat(&k, a, 8, b, 8);
+    }
+    /* point inside a box (half 1, 2, 3) at (0.7, -1.5, 2): nearest face x = 1 (0.3), y = -2 (0.5),
+     * z = 3 (1.0): depth 0.3, the point moves along +x */
+    {
+        const double hb[3] = { 1.0, 2.0, 3.0 };
+        box_points(c0, hb, a);
+        ld p[3] = { 0.7L, -1.5L, 2.0L };
+        analytic_case k = { "point in box", 0.3L, { 1, 0, 0 }, 0 };
+        bad |= check_sat(&k, a, 8, p, 1);
+    }
+    /* a vertical segment through a large triangle in z = 0, from z = -0.3 to 0.7: depth 0.3 along +z */
+    {
+        ld tri[9] = { -10, -10, 0, 10, -10, 0, 0, 10, 0 };
+        ld seg[6] = { 0.1L, 0.2L, -0.3L, 0.1L, 0.2L, 0.7L };
+        analytic_case k = { "segment through triangle", 0.3L, { 0, 0, 1 }, 0 };
+        bad |= check_sat(&k, tri, 3, seg, 2);
+    }
+    /* coplanar overlapping squares (A - B flat): depth 0 across the plane */
+    {
+        ld sa[12] = { -1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0 };
+        ld sb[12] = { 0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0 };
+        analytic_case k = { "coplanar squares", 0.0L, { 0, 0, 0 }, 1 };
+        bad |= check_sat(&k, sa, 4, sb, 4);
+    }
+    /* crossing segments in z = 0, point on a segment, coincident points: depth 0 */
+    {
+        ld s1[6] = { -1, 0, 0, 1, 0, 0 }, s2[6] = { 0, -1, 0, 0, 1, 0 };
+        analytic_case k = { "crossing segments", 0.0L, { 0, 0, 0 }, 1 };
+        bad |= check_sat(&k, s1, 2, s2, 2);
+        ld pt[3] = { 0.25L, 0.0L, 0.0L };
+        analytic_case k2 = { "point on segment", 0.0L, { 0, 0, 0 }, 0 };
+        bad |= check_sat(&k2, s1, 2, pt, 1);
+        ld p0[3] = { 0.5L, -0.25L, 2.0L };
+        analytic_case k3 = { "coincident points", 0.0L, { 0, 0, 0 }, 0 };
+        bad |= check_sat(&k3, p0, 1, p0, 1);
+    }
+    /* a separated pair is flagged */
+    {
+        const double cb[3] = { 3.5, 0.0, 0.0 };
+        box_points(c0, h1, a);
+        box_points(cb, h1, b);
+        pxo_sat s;
+        pxo_sat_depth(a, 8, b, 8, 2.0L, &s);
+        PX_CHECK(s.separated && fabsl(s.depth + 1.5L) <= 1e-18L);
+    }
+    return bad;
+}
+
+/* Smallest overlap a pattern search finds around axis (each is an upper bound of the depth). */
+static ld local_min_overlap(const oracle_view* o, const ld axis[3])
+{
+    ld n[3] = { axis[0], axis[1], axis[2] };
+    ld best = pxo_overlap_along(o->wa, o->na, o->wb, o->nb, n);
+    for (ld e = 1.0e-2L; e >= 1.0e-18L; e *= 0.1L)
+    {
+        for (int rep = 0; rep < 40; ++rep)
+        {
+            /* two unit tangents of n */
+            ld t1[3], t2[3];
+            int k0 = (fabsl(n[0]) <= fabsl(n[1]) && fabsl(n[0]) <= fabsl(n[2])) ? 0 : (fabsl(n[1]) <= fabsl(n[2]) ? 1 : 2);
+            ld ax[3] = { 0.0L, 0.0L, 0.0L };
+            ax[k0] = 1.0L;
+            t1[0] = n[1] * ax[2] - n[2] * ax[1];
+            t1[1] = n[2] * ax[0] - n[0] * ax[2];
+            t1[2] = n[0] * ax[1] - n[1] * ax[0];
+            ld l1 = len3l(t1);
+            for (int c = 0; c < 3; ++c)
+            {
+                t1[c] /= l1;
+            }
+            t2[0] = n[1] * t1[2] - n[2] * t1[1];
+            t2[1] = n[2] * t1[0] - n[0] * t1[2];
+            t2[2] = n[0] * t1[1] - n[1] * t1[0];
+            int improved = 0;
+            for (int k = 0; k < 8; ++k)
+            {
+                ld cs = cosl(0.78539816339744830962L * (ld)k), sn = sinl(0.78539816339744830962L * (ld)k);
+                ld v[3];
+                for (int c = 0; c < 3; ++c)
+                {
+                    v[c] = n[c] + e * (cs * t1[c] + sn * t2[c]);
+                }
+                ld on = pxo_overlap_along(o->wa, o->na, o->wb, o->nb, v);
+                if (on < best)
+                {
+                    best = on;
+                    ld l = len3l(v);
+                    for (int c = 0; c < 3; ++c)
+                    {
+                        n[c] = v[c] / l;
+                    }
+                    improved = 1;
+                }
+            }
+            if (!improved)
+            {
+                break;
+            }
+        }
+    }
+    return best;
+}
+
+/* Random overlapping pairs: pruned == unpruned, no swept direction below depth*, and the certified lower
+ * bound of hull_distance's inner polytope never above depth* (and closing on it where it converges). */
+static int oracle_random(void)
+{
+    const char* env = getenv("PX_CONTACT_ORACLE_SAMPLES");
+    const int n = env != NULL && atoi(env) > 0 ? atoi(env) : PXT_ASAN ? 150 : 600;
+    px_rng r = px_rng_seeded(0x5a7d3e11ull);
+    static contact_case c;
+    static oracle_view o;
+    static pxo_polytope pa, pb;
+    int overlapping = 0, closed = 0, bad = 0, lb_above = 0;
+    long axes_pruned = 0, axes_all = 0;
+    ld worst_gap = 0.0L;
+    for (int i = 0; i < n; ++i)
+    {
+        gen_case(&r, i % K_COUNT, px_rng_int(&r, PXT_DEPTH_BUCKETS), &c);
+        oracle_eval(&c, &o);
+        if (!o.d.certified || !o.d.overlap)
+        {
+            continue;
+        }
+        ++overlapping;
+        pxo_polytope_build(o.wa, o.na, o.S, &pa);
+        pxo_polytope_build(o.wb, o.nb, o.S, &pb);
+        pxo_sat s1, s0;
+        pxo_sat_depth_polytopes(&pa, &pb, 1, &s1);
+        pxo_sat_depth_polytopes(&pa, &pb, 0, &s0);
+        axes_pruned += s1.candidates;
+        axes_all += s0.candidates;
+        const ld S = o.S;
+        if (!s1.ok || !(fabsl(s1.depth - s0.depth) <= 1.0e-15L * S))
+        {
+            printf("    sample %d (%s): pruned depth %.17Lg, unpruned %.17Lg (ok %d)\n", i, kind_names[c.family],
+                   s1.depth, s0.depth, s1.ok);
+            bad = 1;
+        }
+        /* direction sweep: every direction's overlap is an upper bound */
+        ld sweep = INFINITY;
+        for (int k = 0; k < 1000; ++k)
+        {
+            double u[3];
+            px_rng_unit_vector(&r, u);
+            ld v[3] = { u[0], u[1], u[2] };
+            ld on = pxo_overlap_along(o.wa, o.na, o.wb, o.nb, v);
+            sweep = on < sweep ? on : sweep;
+        }
+        /* and a local pattern search around the oracle's axis, down to steps of 1e-18 */
+        ld local = local_min_overlap(&o, s1.axis);
+        sweep = local < sweep ? local : sweep;
+        ld depth = s1.depth > 0.0L ? s1.depth : 0.0L;
+        /* touching pairs (depth* < 0 within the distance oracle's 1e-12 S band) only need the sign */
+        if (sweep < s1.depth - (s1.depth >= 0.0L ? 4.0L * PXO_SAT_FLAT_REL : 1.0e-12L) * S)
+        {
+            printf("    sample %d (%s): a swept direction overlaps by %.17Lg < depth* %.17Lg (dims %d %d -> %d, S %.6Lg)\n",
+                   i, kind_names[c.family], sweep, s1.depth, s1.dim_a, s1.dim_b, s1.dim_diff, S);
+            if (getenv("PX_CONTACT_VERBOSE") != NULL)
+            {
+                print_case(&c, "sweep_below");
+            }
+            bad = 1;
+        }
+        if (pa.dim == 3 && pb.dim == 3 && depth > 1.0e-9L * S)
+        {
+            ld lb = pxo_depth_lower_bound(o.wa, o.na, o.wb, o.nb, s1.axis, S, depth * (1.0L - 1.0e-9L), 40);
+            if (lb > depth + 1.0e-12L * S)
+            {
+                /* o(axis) is evaluated directly (an upper bound of the depth), so this is the lower bound's
+                 * fault: pxo_depth_lower_bound skips sliver facets of its inner polytope (near-parallel thin
+                 * boxes) and can overshoot. Reported, not failed. */
+                ++lb_above;
+                if (lb_above <= 3)
+                {
+                    printf("    sample %d (%s): pxo_depth_lower_bound %.17Lg above depth* %.17Lg = o(axis) (S %.6Lg)\n",
+                           i, kind_names[c.family], lb, depth, S);
+                    if (getenv("PX_CONTACT_VERBOSE") != NULL)
+                    {
+                        print_case(&c, "lower_bound_above");
+                    }
+                }
+            }
+            ld gap = (depth - lb) / S;
+            if (gap <= 1.0e-9L)
+            {
+                ++closed;
+            }
+            else
+            {
+                worst_gap = gap > worst_gap ? gap : worst_gap;
+            }
+        }
+    }
+    printf("    %d overlapping samples: Gauss-map pruning kept %ld of %ld axes; certified lower bound within "
+           "1e-9 S of depth* on %d (largest open gap %.3Lg S), above depth* on %d\n",
+           overlapping, axes_pruned, axes_all, closed, worst_gap, lb_above);
+    return bad;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Random suite                                                                                      */
+
+#define PXT_DEPTH_DECADES 12
+
+typedef struct family_stats
+{
+    long samples, uncertified, fails, overlapping, separated, coal_skipped;
+    long check_fails[F_COUNT_BITS];
+    long methods[4];
+    long warnings;
+    ld max_err_s, max_err_tol;     /* overlapping */
+    ld max_sep_s, max_sep_tol;     /* separated */
+    ld max_witness_s;              /* largest witness distance from its surface, / tolerance */
+} family_stats;
+
+static long sample_count(void)
+{
+    const char* env = getenv("PX_CONTACT_SAMPLES");
+    if (env != NULL && atol(env) > 0)
+    {
+        return atol(env);
+    }
+    return PXT_ASAN ? 20000 : 100000;
+}
+
+static int random_pairs(void)
+{
+    const long n = sample_count();
+    const long n_sep = n / 10;
+    const char* seed_env = getenv("PX_TEST_SEED");
+    const int minimize = getenv("PX_CONTACT_MINIMIZE") != NULL;
+    printf("  %ld overlapping pairs wanted (depth-targeted draws) + %ld distance-targeted draws%s, seed PX_TEST_SEED=%s\n", n, n_sep,
+           PXT_ASAN ? " (AddressSanitizer build)" : "", seed_env != NULL ? seed_env : "0");
+    px_rng r = px_rng_seeded(0x636f6e74616374ull);
+    static family_stats st[K_COUNT];
+    memset(st, 0, sizeof(st));
+    long method_samples[4] = { 0 };
+    static long method_checks[4][F_COUNT_BITS];
+    memset(method_checks, 0, sizeof(method_checks));
+    long method_fails[4] = { 0 };
+    const char* print_method = getenv("PX_CONTACT_PRINT_METHOD");
+    const char* print_check = getenv("PX_CONTACT_PRINT_CHECK");
+    const long max_printed = getenv("PX_CONTACT_MAX_PRINTED") != NULL ? atol(getenv("PX_CONTACT_MAX_PRINTED")) : PXT_MAX_PRINTED;
+    ld method_err[4] = { 0 };
+    long status_count[8] = { 0 };
+    long kind_count[6] = { 0 };
+    long decades[PXT_DEPTH_DECADES + 1] = { 0 };
+    long bucket_samples[PXT_BUCKETS] = { 0 }, bucket_overlap[PXT_BUCKETS] = { 0 }, bucket_fails[PXT_BUCKETS] = { 0 };
+    long printed = 0, failures = 0, uncertified = 0;
+    clock_t t0 = clock();
+    static contact_case c;
+    /* depth-targeted draws until n certified overlapping pairs (tiny targets and thin shapes sometimes
+     * end apart: those count as separated samples), then n_sep distance-targeted draws */
+    long overlapping_done = 0, depth_draws = 0, i = 0;
+    for (; overlapping_done < n || i < depth_draws + n_sep; ++i)
+    {
+        const int depth_phase = overlapping_done < n && i < 3 * n;
+        if (depth_phase)
+        {
+            depth_draws = i + 1;
+        }
+        else if (i >= depth_draws + n_sep)
+        {
+            break;
+        }
+        int family = (int)(i % K_COUNT);
+        int bucket = depth_phase ? px_rng_int(&r, PXT_DEPTH_BUCKETS)
+                                 : PXT_DEPTH_BUCKETS + px_rng_int(&r, PXT_BUCKETS - PXT_DEPTH_BUCKETS);
+        gen_case(&r, family, bucket, &c);
+        eval_out e;
+        eval_case(&c, 0, &e);
+        family_stats* fs = &st[family];
+        fs->samples++;
+        if (e.uncertified)
+        {
+            fs->uncertified++;
+            uncertified++;
+            if (uncertified <= PXT_MAX_PRINTED)
+            {
+                char name[48];
+                snprintf(name, sizeof(name), "uncertified_%ld", i);
+                printf("  sample %ld: oracle did not certify (%d); skipped\n", i, e.uncertified);
+                print_case(&c, name);
+                eval_case(&c, 1, &e);
+            }
+            continue;
+        }
+        bucket_samples[bucket]++;
+        bucket_overlap[bucket] += e.overlap;
+        fs->methods[(int)e.method & 3]++;
+        fs->warnings += e.status > 0;
+        status_count[e.status >= 0 && e.status < 4 ? e.status : e.status < 0 ? 4 : 5]++;
+        {
+            ld ws = e.tol > 0.0L ? e.witness_err / e.tol : (e.witness_err > 0.0L ? INFINITY : 0.0L);
+            fs->max_witness_s = ws > fs->max_witness_s ? ws : fs->max_witness_s;
+        }
+        if (e.overlap)
+        {
+            overlapping_done++;
+            fs->overlapping++;
+            fs->coal_skipped += e.coal_skipped;
+            kind_count[e.axis_kind >= 0 && e.axis_kind < 6 ? e.axis_kind : 0]++;
+            ld es = e.S > 0.0L ? e.err / e.S : e.err, et = e.tol > 0.0L ? e.err / e.tol : (e.err > 0.0L ? INFINITY : 0.0L);
+            if (es > fs->max_err_s && getenv("PX_CONTACT_WORST") != NULL)
+            {
+                char name[48];
+                snprintf(name, sizeof(name), "worst_%ld", i);
+                printf("  sample %ld: largest depth error of %s so far, %.3Lg S (%.3Lg tau)\n", i, kind_names[family],
+                       es, et);
+                print_case(&c, name);
+                eval_case(&c, 1, &e);
+            }
+            fs->max_err_s = es > fs->max_err_s ? es : fs->max_err_s;
+            fs->max_err_tol = et > fs->max_err_tol ? et : fs->max_err_tol;
+            method_samples[(int)e.method & 3]++;
+            method_err[(int)e.method & 3] = es > method_err[(int)e.method & 3] ? es : method_err[(int)e.method & 3];
+            ld rel = e.S > 0.0L ? -e.dstar / e.S : 0.0L;
+            int dk = rel <= 1.0e-12L ? 0 : (int)floorl(log10l(rel)) + 13;
+            decades[dk < 0 ? 0 : dk > PXT_DEPTH_DECADES ? PXT_DEPTH_DECADES : dk]++;
+        }
+        else
+        {
+            fs->separated++;
+            ld es = e.S > 0.0L ? e.err / e.S : e.err, et = e.tol > 0.0L ? e.err / e.tol : (e.err > 0.0L ? INFINITY : 0.0L);
+            fs->max_sep_s = es > fs->max_sep_s ? es : fs->max_sep_s;
+            fs->max_sep_tol = et > fs->max_sep_tol ? et : fs->max_sep_tol;
+        }
+        if (e.fails != 0)
+        {
+            fs->fails++;
+            failures++;
+            bucket_fails[bucket]++;
+            for (int b = 0; b < F_COUNT_BITS; ++b)
+            {
+                fs->check_fails[b] += (e.fails >> b) & 1u;
+            }
+            method_fails[(int)e.method & 3]++;
+            for (int b = 0; b < F_COUNT_BITS; ++b)
+            {
+                method_checks[(int)e.method & 3][b] += (e.fails >> b) & 1u;
+            }
+            int wanted = print_method == NULL || strcmp(print_method, method_names[(int)e.method & 3]) == 0;
+            if (print_check != NULL)
+            {
+                int hit = 0;
+                for (int b = 0; b < F_COUNT_BITS; ++b)
+                {
+                    hit |= ((e.fails >> b) & 1u) && strcmp(print_check, check_names[b]) == 0;
+                }
+                wanted = wanted && hit;
+            }
+            if (wanted && printed < max_printed)
+            {
+                ++printed;
+                char name[48];
+                snprintf(name, sizeof(name), "fail_%ld", i);
+                printf("  sample %ld FAILED (bucket %g):\n", i, bucket_values[bucket]);
+                print_case(&c, name);
+                eval_case(&c, 1, &e);
+                if (minimize)
+                {
+                    minimize_case(&c, e.fails);
+                }
+            }
+        }
+    }
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+
+    printf("  %-11s %7s %6s %6s %7s %6s %10s %10s %10s %10s %5s %6s %6s %5s  failed checks\n", "family", "samples",
+           "uncert", "fails", "overlap", "apart", "deperr/S", "deperr/tau", "seperr/S", "seperr/tol", "anal", "gjk",
+           "epa", "warn");
+    for (int k = 0; k < K_COUNT; ++k)
+    {
+        family_stats* fs = &st[k];
+        printf("  %-11s %7ld %6ld %6ld %7ld %6ld %10.3Le %10.3Le %10.3Le %10.3Le %5ld %6ld %6ld %5ld ", kind_names[k],
+               fs->samples, fs->uncertified, fs->fails, fs->overlapping, fs->separated, fs->max_err_s, fs->max_err_tol,
+               fs->max_sep_s, fs->max_sep_tol, fs->methods[PX_CONTACT_ANALYTIC], fs->methods[PX_CONTACT_GJK],
+               fs->methods[PX_CONTACT_EPA], fs->warnings);
+        for (int b = 0; b < F_COUNT_BITS; ++b)
+        {
+            if (fs->check_fails[b] > 0)
+            {
+                printf(" %s:%ld", check_names[b], fs->check_fails[b]);
+            }
+        }
+        printf("\n");
+    }
+    printf("  largest witness distance from its shape's surface / tolerance:");
+    for (int k = 0; k < K_COUNT; ++k)
+    {
+        printf(" %s %.3Le", kind_names[k], st[k].max_witness_s);
+    }
+    printf("\n");
+    printf("  overlapping samples by method (max depth error / S): analytic %ld (%.3Le), gjk %ld (%.3Le), epa %ld "
+           "(%.3Le)\n",
+           method_samples[1], method_err[1], method_samples[2], method_err[2], method_samples[3], method_err[3]);
+    printf("  failing samples by method:");
+    for (int m = 1; m < 4; ++m)
+    {
+        printf(" %s %ld (", method_names[m], method_fails[m]);
+        int first = 1;
+        for (int b = 0; b < F_COUNT_BITS; ++b)
+        {
+            if (method_checks[m][b] > 0)
+            {
+                printf("%s%s:%ld", first ? "" : " ", check_names[b], method_checks[m][b]);
+                first = 0;
+            }
+        }
+        printf(")");
+    }
+    printf("\n");
+    printf("  statuses: ok %ld, max_iterations %ld, degenerate %ld, capacity %ld, errors %ld\n", status_count[0],
+           status_count[1], status_count[2], status_count[3], status_count[4]);
+    printf("  oracle minimum on: face of A %ld, face of B %ld, edge x edge %ld, in-plane %ld, line %ld\n", kind_count[1],
+           kind_count[2], kind_count[3], kind_count[4], kind_count[5]);
+    printf("  achieved depth*/S: <=1e-12 %ld", decades[0]);
+    for (int k = 1; k <= PXT_DEPTH_DECADES; ++k)
+    {
+        if (decades[k] > 0)
+        {
+            printf(", [1e%d,1e%d) %ld", k - 13, k - 12, decades[k]);
+        }
+    }
+    printf("\n  by target bucket (signed distance / S aimed at: samples, overlapping, failing):");
+    for (int b = 0; b < PXT_BUCKETS; ++b)
+    {
+        printf(" %g: %ld/%ld/%ld", bucket_values[b], bucket_samples[b], bucket_overlap[b], bucket_fails[b]);
+    }
+    long coal_skipped = 0, overlapping = 0;
+    for (int k = 0; k < K_COUNT; ++k)
+    {
+        coal_skipped += st[k].coal_skipped;
+        overlapping += st[k].overlapping;
+    }
+    printf("\n  %ld draws (%ld depth-targeted): %ld overlapping samples (%ld with depth <= eta: the still-overlapping "
+           "move skipped)\n",
+           i, depth_draws, overlapping, coal_skipped);
+    printf("  oracles open on %ld samples (skipped); %ld failing samples; %.1f s\n", uncertified, failures, secs);
+    int bad = 0;
+    if (uncertified > PXT_MAX_UNCERTIFIED)
+    {
+        printf("  more than %d samples without a certified oracle\n", PXT_MAX_UNCERTIFIED);
+        bad = 1;
+    }
+    return bad || failures > 0;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Frozen regressions (printed by random_pairs and minimized with PX_CONTACT_MINIMIZE=1)             */
+
+static int run_frozen(const frozen_case* fc)
+{
+    static contact_case c;
+    from_frozen(fc, &c);
+    eval_out e;
+    eval_case(&c, 0, &e);
+    if (e.uncertified || e.fails != 0)
+    {
+        printf("  %s:\n", fc->name);
+        eval_case(&c, 1, &e);
+        return 1;
+    }
+    return 0;
+}
+
+/* Shallow penetration inside GJK's touching band: a triangle and a segment near the origin, S 0.005,
+ * depth* 1.35e-11 (2.7e-9 S). proxima takes the GJK path (cores "touching within rounding"): distance 0
+ * is within tolerance, but the normal is the direction of GJK's rounding-sized v, whose overlap o(n) is
+ * 0.0027 (0.54 S) against depth* + tau = 5e-6: moving B by -distance + eta along it does not separate. */
+static const float reg_band_normal_a[] = {
+    0x1.af677ep-9f, 0x1.423de4p-9f, -0x1.5a678ep-10f, 0x1.29e9fap-8f, -0x1.36caa6p-10f, 0x1.4d6d7ap-10f,
+    0x1.94ec42p-9f, -0x1.1005ecp-10f, -0x1.8d3e14p-9f
+};
+static const float reg_band_normal_b[] = {
+    -0x1.d6adaap-8f, 0x1.805bcap-9f, -0x1.a84478p-12f, -0x1.a8df2p-9f, -0x1.866446p-18f, -0x1.51aa9ap-10f
+};
+static const frozen_case reg_band_normal_case = { "reg_band_normal", K_ELLIPSOID,
+    0, 3, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_band_normal_a,
+    0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_band_normal_b,
+    { 0x0p+0f, 0x0p+0f, 0x0p+0f, 0x1p+0f },
+    { -0x1.a70094p-8f, -0x1.fa74fp-8f, -0x1.9e8746p-9f },
+    { -0x1.599b2cp-1f, 0x1.bd718ep-5f, 0x1.ee66f6p-2f, -0x1.1c488p-1f },
+    { -0x1.467deap-13f, -0x1.7317c4p-7f, -0x1.2fbc7ap-7f } };
+
+/* The same, far from the origin: a triangle and a segment (minimized from box hulls) under near-identity
+ * rotations at (-9.7e3, -8.9e3, 5.8e3), S 0.67, depth* 9.1e-9 (1.4e-8 S) along +y. proxima: GJK path,
+ * distance 0, normal exactly -y (flipped: inside the band v points out of A - B, the code negates it as
+ * for a separated pair); o(n) = 0.671 = S. */
+static const float reg_band_flipped_normal_a[] = {
+    0x1.371e1ep-6f, 0x1.021364p-15f, -0x1.efd16ap-3f, -0x1.371e1ep-6f, 0x1.021364p-15f, 0x1.efd16ap-3f,
+    0x1.371e1ep-6f, 0x1.021364p-15f, 0x1.efd16ap-3f
+};
+static const float reg_band_flipped_normal_b[] = {
+    0x1.4fbc12p-15f, -0x1.57f7fp-2f, 0x1.bf6bb2p-10f, 0x1.4fbc12p-15f, 0x1.572f3cp-2f, 0x1.bf6bb2p-10f
+};
+static const frozen_case reg_band_flipped_normal_case = { "reg_band_flipped_normal", K_BOX_HULL,
+    0, 3, { 0x1.371e1ep-6f, 0x1.021364p-15f, 0x1.efd16ap-3f }, reg_band_flipped_normal_a,
+    0, 2, { 0x1.4fbb3cp-15f, 0x1.579396p-2f, 0x1.c7086cp-10f }, reg_band_flipped_normal_b,
+    { -0x1.d25f9cp-33f, -0x1.2d7acp-32f, 0x1.93257cp-32f, 0x1p+0f },
+    { -0x1.2e25b4p+13f, -0x1.14afd6p+13f, 0x1.6918c4p+12f },
+    { 0x1.b86deap-29f, 0x1.48cc0ap-29f, -0x1.55890cp-29f, 0x1p+0f },
+    { -0x1.2e25ap+13f, -0x1.14ad26p+13f, 0x1.691b98p+12f } };
+
+/* Depth dropped: a 4-point tetrahedron (three corners of a box face and one more) against a segment,
+ * S 0.56, depth* 8.67e-4 (1.5e-3 S, tau 5.6e-4). proxima returns distance 0 by the GJK path (GJK stopped
+ * with its OVERLAP exit but without a simplex enclosing the origin; the contact took that as touching and
+ * never ran EPA); the swapped and relative-pose queries do the same. */
+static const float reg_overlap_exit_depth_a[] = {
+    0x1.14c8a4p-2f, -0x1.41e7a4p-11f, -0x1.3c3ddap-4f, -0x1.14c8a4p-2f, 0x1.41e7a4p-11f, -0x1.3c3ddap-4f,
+    0x1.14c8a4p-2f, 0x1.41e7a4p-11f, -0x1.3c3ddap-4f, 0x1.14c8a4p-2f, 0x1.41e7a4p-11f, 0x1.3c3ddap-4f
+};
+static const float reg_overlap_exit_depth_b[] = {
+    -0x1.ca0048p-4f, -0x1.9169dp-29f, 0x1.dfd24ap-31f, 0x1.6100a8p-5f, -0x1.9169dp-29f, 0x1.dfd24ap-31f
+};
+static const frozen_case reg_overlap_exit_depth_case = { "reg_overlap_exit_depth", K_SEGMENT,
+    0, 4, { 0x1.14c8a4p-2f, 0x1.41e7a4p-11f, 0x1.3c3ddap-4f }, reg_overlap_exit_depth_a,
+    0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_overlap_exit_depth_b,
+    { 0x1.97945cp-1f, 0x1.ff33aap-2f, 0x1.3cbd0ap-4f, 0x1.554ffep-2f },
+    { 0x1.f2dd92p-10f, -0x1.e61d5p-5f, -0x1.7a2732p-10f },
+    { 0x1.a88e2cp-4f, -0x1.ccdb98p-1f, -0x1.fdb7f4p-6f, 0x1.b0212ep-2f },
+    { 0x1.69d0a2p-6f, 0x1.208a96p-4f, 0x1.1aef08p-5f } };
+
+/* Touching (a point on a segment, depth* 0): the GJK path returns a normal of length 1.0038. */
+static const float reg_band_normal_not_unit_a[] = {
+    0x1.ad825ap-9f, 0x0p+0f, 0x0p+0f, -0x1.7c2d36p-9f, 0x0p+0f, 0x0p+0f
+};
+static const float reg_band_normal_not_unit_b[] = {
+    -0x1.f93cp-58f, -0x1.065p-58f, -0x1.18ep-59f
+};
+static const frozen_case reg_band_normal_not_unit_case = { "reg_band_normal_not_unit", K_POINT,
+    0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_band_normal_not_unit_a,
+    0, 1, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_band_normal_not_unit_b,
+    { -0x1.1cd338p-48f, 0x1.42be4ep-50f, -0x1.2d5f3ap-49f, 0x1p+0f },
+    { 0x1.4fbf7p-9f, -0x1.55740cp-9f, -0x1.3d1b3p-8f },
+    { -0x1.b10b16p-37f, 0x1.e8af72p-37f, 0x1.330886p-36f, 0x1p+0f },
+    { 0x1.bf27d4p-9f, -0x1.55740cp-9f, -0x1.3d1b3p-8f } };
+
+/* EPA witness off B: a flat hexagon against a segment, S 1446, depth* 119.4419: the depth and normal
+ * are right (-119.441864), but point_b is 109 (0.075 S) outside B. */
+static const float reg_epa_witness_b_a[] = {
+    -0x1.2d1186p+9f, -0x1.0281cap+7f, 0x0p+0f, 0x1.33e41p+9f, -0x1.fc602ep+6f, 0x0p+0f,
+    0x1.9e552ap+9f, 0x1.337ce8p+6f, 0x0p+0f, 0x1.f6d4b4p+8f, 0x1.1d63cep+7f, 0x0p+0f,
+    0x1.5d1d4cp+7f, 0x1.4d48ap+7f, 0x0p+0f, 0x1.f1f87p+6f, 0x1.504368p+7f, 0x0p+0f
+};
+static const float reg_epa_witness_b_b[] = {
+    -0x1.13f3e8p+9f, 0x1.b3935p+1f, -0x1.a859a8p+4f, 0x1.13f3e8p+9f, 0x1.b3935p+1f, -0x1.a859a8p+4f
+};
+static const frozen_case reg_epa_witness_b_case = { "reg_epa_witness_b", K_POLYGON,
+    0, 6, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_witness_b_a,
+    0, 2, { 0x1.13f3e8p+9f, 0x1.b39342p+1f, 0x1.a85998p+4f }, reg_epa_witness_b_b,
+    { 0x1.830e78p-1f, 0x1.2f208ep-4f, -0x1.2cbd34p-1f, 0x1.1e048ep-2f },
+    { -0x1.73b3cep+6f, 0x1.3eb734p+8f, 0x1.fabcacp+8f },
+    { 0x1.8719a6p-13f, 0x1.ec1d82p-13f, 0x1.7f2d5cp-13f, 0x1.fffffep-1f },
+    { 0x1.0cbf2p+6f, 0x1.f3db22p+7f, 0x1.6e842p+8f } };
+
+/* EPA's flat exit on a solid pair: px_shape_box half (35.7, 0.547, 0.083) against a triangle with edges
+ * of ~600, depth* 1.13e-6 (1.9e-9 S). EPA returns distance 0 (fine) with a normal whose overlap o(n) is
+ * 62 (0.1 S) against tau 0.6. */
+static const float reg_epa_flat_normal_b[] = {
+    -0x1.170ad6p-3f, -0x1.b40abep+3f, -0x1.2cc19ep+8f, -0x1.170ad6p-3f, -0x1.b40abep+3f, 0x1.2cc19ep+8f,
+    0x1.170b8ap-3f, -0x1.b40abep+3f, 0x1.2cc19ep+8f
+};
+static const frozen_case reg_epa_flat_normal_case = { "reg_epa_flat_normal", K_BOX_SHAPE,
+    1, 0, { 0x1.1dedb2p+5f, 0x1.18177ap-2f, 0x1.51e266p-4f }, NULL,
+    0, 3, { 0x1.170b3p-3f, 0x1.b40abcp+3f, 0x1.2cc19ep+8f }, reg_epa_flat_normal_b,
+    { -0x1.9863dp-1f, -0x1.93ebc8p-3f, 0x1.056716p-1f, -0x1.037c92p-2f },
+    { -0x1.093da6p+4f, 0x1.e6b3c6p+0f, 0x1.1efca6p+3f },
+    { 0x1.eb4c54p-4f, 0x1.2262p-1f, -0x1.45d04ep-1f, 0x1.049176p-1f },
+    { 0x1.6da686p+3f, 0x1.aeea02p-3f, -0x1.db4d96p+4f } };
+
+/* Box-box closed form, witness off A: px_shape_box half (0.048, 75.1, 29.2) and (117.2, 0.62, 0.85),
+ * near-identity rotations, ~1e3 from the origin, depth* 11.9294 (0.05 S) along +y: depth and normal are
+ * right, but point_a is 117 outside A (B's deepest vertex carried onto A's face plane lands beyond A's
+ * 0.1-wide face). */
+static const frozen_case reg_box_box_witness_a_case = { "reg_box_box_witness_a", K_BOX_SHAPE,
+    1, 0, { 0x1.89f032p-5f, 0x1.2c966cp+6f, 0x1.d39cccp+4f }, NULL,
+    1, 0, { 0x1.d4f006p+6f, 0x1.3d13acp-1f, 0x1.b55102p-1f }, NULL,
+    { -0x1.c231d6p-44f, 0x1.4f8aa2p-42f, -0x1.46814ep-40f, 0x1p+0f },
+    { -0x1.c3f60ep+9f, 0x1.23f48ep+9f, 0x1.625924p+9f },
+    { -0x1.b5e824p-44f, 0x1.51d362p-42f, -0x1.46f4d6p-40f, 0x1p+0f },
+    { -0x1.c3fc36p+9f, 0x1.43dfaap+9f, 0x1.623aa4p+9f } };
+
+/* Undocumented warning: a point against a 5-point hull ~200 from the origin, S 204, separated by 1.9e-7
+ * (9e-10 S): the distance (0) is within tolerance, but the status is PX_WARN_DEGENERATE from EPA, which
+ * contact.h does not list among px_contact_world's outcomes (seen on the working tree after the GJK-path
+ * changes; HEAD a5b9e85 answers PX_OK). */
+static const float reg_epa_degenerate_status_a[] = {
+    0x1.1f312p+5f, -0x1.2e9254p+5f, 0x1.eb6806p+5f
+};
+static const float reg_epa_degenerate_status_b[] = {
+    -0x1.f9b55cp+5f, -0x1.8715p+0f, -0x1.185ffcp-20f, -0x1.9b782p+6f, -0x1.7583f2p-3f, -0x1.185ffcp-20f,
+    -0x1.1e2282p+6f, -0x1.64c34ep+0f, -0x1.185ffcp-20f, 0x1.95707p+6f, 0x1.803fcp-2f, -0x1.185ffcp-20f,
+    -0x1.b615f4p+1f, -0x1.ee1ee4p+0f, -0x1.185ffcp-20f
+};
+static const frozen_case reg_epa_degenerate_status_case = { "reg_epa_degenerate_status", K_POINT,
+    0, 1, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_degenerate_status_a,
+    0, 5, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_degenerate_status_b,
+    { 0x1.7338fcp-3f, 0x1.4ae96cp-1f, -0x1.f929fap-2f, -0x1.1b401ep-1f },
+    { -0x1.acead2p+7f, -0x1.c0667cp+4f, -0x1.e2367ep+5f },
+    { 0x1.28249cp-1f, 0x1.516992p-1f, -0x1.dadbp-2f, -0x1.03fa4ap-3f },
+    { -0x1.125a8ap+8f, -0x1.937186p+4f, -0x1.8fb1e6p+3f } };
+
+/* Two triangles (minimized from polygons), S 3.9, overlapping by depth* 1.9e-10: the contact takes the GJK
+ * path and reports them apart by 4.8e-5 (1.2e-5 S, beyond GJK's own 1e-5 S) with a normal whose overlap is
+ * 0.0098 (2.5e-3 S) against depth* + tau = 0.0039. px_gjk_distance_world itself returns 4.8e-5 (exit
+ * NO_PROGRESS): beyond the GJK suite's 1e-5 S + 16 eps C = 4.4e-5. */
+static const float reg_gjk_triangles_apart_a[] = {
+    -0x1.98eca4p-5f, 0x1.fd2e66p-5f, 0x0p+0f, -0x1.60c8cap-1f, 0x1.695c32p-6f, 0x0p+0f,
+    0x1.7d455cp+0f, 0x1.77555ep-17f, 0x0p+0f
+};
+static const float reg_gjk_triangles_apart_b[] = {
+    0x1.993ff4p+0f, 0x1.ca77a4p-2f, -0x1.dbe854p-26f, -0x1.224d9cp+1f, -0x1.98d886p-3f, -0x1.dbe854p-26f,
+    0x1.7281aap+0f, -0x1.ea1694p-2f, -0x1.dbe854p-26f
+};
+static const frozen_case reg_gjk_triangles_apart_case = { "reg_gjk_triangles_apart", K_POLYGON,
+    0, 3, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_gjk_triangles_apart_a,
+    0, 3, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_gjk_triangles_apart_b,
+    { -0x1.e5037cp-1f, -0x1.046798p-2f, -0x1.d2c982p-6f, 0x1.8ac5e2p-3f },
+    { -0x1.48426ap-1f, 0x1.11a764p-1f, 0x1.7b78bcp-7f },
+    { 0x1.c9f37p-1f, 0x1.23cffp-4f, 0x1.fe8046p-3f, 0x1.7520e4p-2f },
+    { -0x1.69654p-1f, 0x1.101108p+0f, -0x1.646e1cp-1f } };
+
+/* EPA too deep: two thin boxes as 8-point hulls (0.8 x 0.019 x 0.0009 and 0.45 x 0.0012 x 0.4), S 0.80,
+ * depth* 1.54e-5 (1.9e-5 S): on the working tree (after the GJK-path and EPA edits) px_contact_world runs
+ * EPA and returns -0.01696 (2.1e-2 S too deep, point_a 0.0085 off A); found by oracle_peers_contact. At
+ * HEAD a5b9e85 it took the GJK path instead: distance 0 with a normal whose overlap is 0.0151. */
+static const float reg_epa_too_deep_a[] = {
+    -0x1.984b7p-2f, -0x1.3443f8p-7f, -0x1.c7cb1ap-12f, 0x1.984b7p-2f, -0x1.3443f8p-7f, -0x1.c7cb1ap-12f,
+    -0x1.984b7p-2f, 0x1.3443f8p-7f, -0x1.c7cb1ap-12f, 0x1.984b7p-2f, 0x1.3443f8p-7f, -0x1.c7cb1ap-12f,
+    -0x1.984b7p-2f, -0x1.3443f8p-7f, 0x1.c7cb1ap-12f, 0x1.984b7p-2f, -0x1.3443f8p-7f, 0x1.c7cb1ap-12f,
+    -0x1.984b7p-2f, 0x1.3443f8p-7f, 0x1.c7cb1ap-12f, 0x1.984b7p-2f, 0x1.3443f8p-7f, 0x1.c7cb1ap-12f
+};
+static const float reg_epa_too_deep_b[] = {
+    -0x1.c83812p-3f, -0x1.3b64a6p-11f, -0x1.9dc642p-3f, 0x1.c83812p-3f, -0x1.3b64a6p-11f, -0x1.9dc642p-3f,
+    -0x1.c83812p-3f, 0x1.3b5886p-11f, -0x1.9dc642p-3f, 0x1.c83812p-3f, 0x1.3b5886p-11f, -0x1.9dc642p-3f,
+    -0x1.c83812p-3f, -0x1.3b64a6p-11f, 0x1.9dc636p-3f, 0x1.c83812p-3f, -0x1.3b64a6p-11f, 0x1.9dc636p-3f,
+    -0x1.c83812p-3f, 0x1.3b5886p-11f, 0x1.9dc636p-3f, 0x1.c83812p-3f, 0x1.3b5886p-11f, 0x1.9dc636p-3f
+};
+static const frozen_case reg_epa_too_deep_case = { "reg_epa_too_deep", K_BOX_HULL,
+    0, 8, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_too_deep_a,
+    0, 8, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_too_deep_b,
+    { 0x1.19d596p-2f, -0x1.03374ap-3f, 0x1.5acc86p-2f, -0x1.c8176ap-1f },
+    { -0x1.79d336p-2f, -0x1.8d1838p-2f, 0x1.3f3b74p-2f },
+    { -0x1.f817f6p-1f, 0x1.c963c4p-4f, -0x1.328f14p-4f, -0x1.cb50ap-4f },
+    { 0x1.c4a826p-4f, -0x1.51bbaep-1f, 0x1.11f79ap-1f } };
+
+/* Touching, normal flipped: a segment lying on a quad's plane (both flat, crossing: depth* 0 along -z),
+ * S 0.063. On the working tree EPA returns distance 0 with the normal +z, whose overlap is 0.024
+ * (0.39 S): B moved along it does not separate. */
+static const float reg_epa_touching_flipped_a[] = {
+    -0x1.6aaa12p-6f, 0x1.19bb52p-13f, 0x0p+0f, 0x1.ea2a52p-8f, -0x1.69bf42p-12f, 0x0p+0f
+};
+static const float reg_epa_touching_flipped_b[] = {
+    -0x1.0c358ep-5f, 0x1.da6a5cp-13f, -0x1.867692p-36f, 0x1.0f2c22p-7f, -0x1.e53176p-12f, -0x1.867692p-36f,
+    0x1.03302cp-7f, -0x1.e647f2p-12f, -0x1.867692p-36f, 0x1.ebaf2cp-6f, 0x1.26b646p-12f, -0x1.867692p-36f
+};
+static const frozen_case reg_epa_touching_flipped_case = { "reg_epa_touching_flipped", K_POLYGON,
+    0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_touching_flipped_a,
+    0, 4, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_touching_flipped_b,
+    { 0x1.0be164p-4f, -0x1.0d735ep-1f, -0x1.f5402ap-3f, 0x1.9f9748p-1f },
+    { 0x1.bdf9f6p-7f, -0x1.2feeacp-8f, 0x1.b57f5ap-7f },
+    { 0x1.23f568p-26f, -0x1.6fca68p-26f, 0x1.92dcb6p-25f, 0x1p+0f },
+    { -0x1.5a7eacp-6f, 0x1.6f03b6p-8f, -0x1.3abab4p-8f } };
+
+static int reg_band_normal(void)
+{
+    return run_frozen(&reg_band_normal_case);
+}
+
+static int reg_band_flipped_normal(void)
+{
+    return run_frozen(&reg_band_flipped_normal_case);
+}
+
+static int reg_overlap_exit_depth(void)
+{
+    return run_frozen(&reg_overlap_exit_depth_case);
+}
+
+static int reg_band_normal_not_unit(void)
+{
+    return run_frozen(&reg_band_normal_not_unit_case);
+}
+
+static int reg_epa_witness_b(void)
+{
+    return run_frozen(&reg_epa_witness_b_case);
+}
+
+static int reg_epa_flat_normal(void)
+{
+    return run_frozen(&reg_epa_flat_normal_case);
+}
+
+static int reg_box_box_witness_a(void)
+{
+    return run_frozen(&reg_box_box_witness_a_case);
+}
+
+static int reg_epa_degenerate_status(void)
+{
+    return run_frozen(&reg_epa_degenerate_status_case);
+}
+
+static int reg_gjk_triangles_apart(void)
+{
+    return run_frozen(&reg_gjk_triangles_apart_case);
+}
+
+static int reg_epa_too_deep(void)
+{
+    return run_frozen(&reg_epa_too_deep_case);
+}
+
+static int reg_epa_touching_flipped(void)
+{
+    return run_frozen(&reg_epa_touching_flipped_case);
+}
+
+
+int test_contact_accuracy(void)
+{
+    PX_SUITE_BEGIN;
+    PX_RUN_SUBTEST(oracle_analytic);
+    PX_RUN_SUBTEST(oracle_random);
+    PX_RUN_SUBTEST(reg_band_normal);
+    PX_RUN_SUBTEST(reg_band_flipped_normal);
+    PX_RUN_SUBTEST(reg_overlap_exit_depth);
+    PX_RUN_SUBTEST(reg_band_normal_not_unit);
+    PX_RUN_SUBTEST(reg_epa_witness_b);
+    PX_RUN_SUBTEST(reg_epa_flat_normal);
+    PX_RUN_SUBTEST(reg_box_box_witness_a);
+    PX_RUN_SUBTEST(reg_epa_degenerate_status);
+    PX_RUN_SUBTEST(reg_gjk_triangles_apart);
+    PX_RUN_SUBTEST(reg_epa_too_deep);
+    PX_RUN_SUBTEST(reg_epa_touching_flipped);
+    PX_RUN_SUBTEST(random_pairs);
+    PX_SUITE_END;
+}
