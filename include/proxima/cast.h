@@ -7,6 +7,17 @@
 /// to Continuous Collision Detection", 2004), which the shape cast also uses on the Minkowski difference.
 /// A ray that starts inside a shape hits at t = 0 with a zero normal; a shape cast that starts in contact
 /// reports the initial overlap. Loops are bounded and report when they hit the bound.
+///
+/// Tolerance. The GJK casts work to a contact band tol = max(rel_tolerance * S, 32 FLT_EPSILON * C), where
+/// S is the size of the shapes (half diagonals of their core bounding boxes plus the rounding radii) and C
+/// the size of their local coordinates (S plus the distance of the bounding boxes from the local origins):
+/// a ray or a moving shape that comes within tol / 2 of the target counts as touching it, one that stays
+/// farther than tol does not, and in between either may happen. A GJK hit is reported where the gap has
+/// just fallen below tol: never past the first contact, and never more than tol short of it (in distance;
+/// in t or fraction that is tol / cos(angle between the motion and the contact normal)). The closed forms
+/// (spheres, capsules, boxes without rounding) are exact up to float rounding and treat the shape as a
+/// closed set: a ray in the plane of a box face hits it, one passing off it by any amount misses.
+/// Queries allocate nothing and are reentrant.
 #pragma once
 
 #include "proxima/gjk.h"
@@ -16,49 +27,89 @@
 extern "C" {
 #endif
 
+/// Hard bound on the cast loop (support steps, GJK refinements included). Ray casts always use it;
+/// shape casts take it from px_cast_config. [Limit: > 0]
+#define PX_CAST_MAX_ITERATIONS 64
+
+/// Default relative contact band of the GJK casts (see the file comment). Ray casts always use it.
+/// [Units: none] [Limit: > 0]
+#define PX_CAST_REL_TOLERANCE 1.0e-5f
+
 /// Cast a ray against a posed shape (world space).
+///
+/// The ray is transformed into the shape's frame, so a pose far from the origin costs no accuracy beyond
+/// the rounding of the ray's origin there. A hit within 4 FLT_EPSILON (relative) beyond max_t counts and
+/// is reported at t = max_t; a hit exactly at max_t counts. An origin inside the shape or on its surface
+/// (closed forms), or within the contact band of it (GJK shapes), gives hit at t = 0, point = origin, a
+/// zero normal. A ray parallel to a face and grazing it hits or misses as the tolerance above says,
+/// never with a NaN. A t that does not fit a float (a direction of denormal length) is a miss.
 /// @param[in]  shape   The shape, in its local frame
-/// @param[in]  pose    Its world pose
-/// @param[in]  ray     The ray, world space
-/// @param[out] result  Always written: hit == false when the ray misses within max_t
-/// @return PX_OK (hit or miss); PX_WARN_MAX_ITERATIONS when the GJK ray cast ran out of iterations (the
-///         best estimate is returned); PX_ERR_INVALID_ARGUMENT (NULL, bad shape, max_t < 0 or NaN),
-///         PX_ERR_NON_FINITE (NaN or Inf in the ray or pose), PX_ERR_DEGENERATE_INPUT (zero direction or
-///         zero quaternion) with the result zeroed.
-PX_API PX_NODISCARD px_status px_ray_cast_shape(const px_shape* shape, const px_transform* pose, const px_ray* ray,
-                                                px_ray_hit* result);
+/// @param[in]  pose    Its world pose (the quaternion is normalized if it drifted)
+/// @param[in]  ray     The ray, world space; direction of any non-zero length, t in units of it
+/// @param[out] result  Always written: hit == false when the ray misses within max_t. On a hit: t, the
+///                     point origin + t * direction, and the unit normal of the surface, facing the ray
+///                     (dot(normal, direction) <= 0). triangle = PX_NULL_INDEX, u = v = 0 always.
+/// @return PX_OK (hit or miss); PX_WARN_MAX_ITERATIONS or PX_WARN_DEGENERATE when the GJK ray cast ran
+/// out
+///         of iterations or stalled (the best estimate is returned: the t reached, never past the
+///         surface, a hit if the ray is within four bands of the shape there); with the result zeroed
+///         (triangle = PX_NULL_INDEX): PX_ERR_INVALID_ARGUMENT (NULL, a bad shape such as a negative
+///         size, max_t < 0 or NaN), PX_ERR_NON_FINITE (NaN or Inf in the ray, the pose, the shape's
+///         parameters or hull points, or from a user support function), PX_ERR_DEGENERATE_INPUT (zero
+///         direction or zero quaternion).
+PX_API PX_NODISCARD px_status px_ray_cast_shape(const px_shape* shape, const px_transform* pose,
+                                                const px_ray* ray, px_ray_hit* result);
 
 /// Shape-cast tunables. Initialize with px_cast_default_config(); NULL means defaults.
 typedef struct px_cast_config
 {
-    int max_iterations; ///< Bound on the cast loop [Limit: > 0] Default 64
+    int max_iterations; ///< Bound on the cast loop [Limit: > 0] Default PX_CAST_MAX_ITERATIONS
     /// Contact is declared when the shapes are closer than this, relative to their size; the result
-    /// never stops further than this short of first contact. [Units: none] [Limit: > 0]
+    /// never stops further than this short of first contact (see the file comment for the exact band).
+    /// [Units: none] [Limit: > 0, finite] Default PX_CAST_REL_TOLERANCE
     float rel_tolerance;
     int internal_value; ///< Set by px_cast_default_config(). Do not set.
 } px_cast_config;
 
-/// Result of a shape cast. Always fully written; zeroed on errors.
+/// Result of a shape cast. Always fully written; zeroed on errors; on a miss everything but iterations is
+/// zero.
 typedef struct px_cast_result
 {
     bool hit;             ///< B touches A somewhere along its translation
-    bool initial_overlap; ///< The shapes already touch or overlap at fraction 0
+    bool initial_overlap; ///< The shapes already touch (within the band) or overlap at fraction 0
     float fraction;       ///< First contact at pose_b + fraction * translation_b, in [0, 1]
-    vec3 point;           ///< Contact point (on A's surface) at that fraction, world space
-    vec3 normal;          ///< Unit contact normal from A to B at that fraction; zero on initial overlap
-    int iterations;       ///< Loop iterations used
+    /// Contact point on A's surface at that fraction, world space. On initial overlap, a point of both
+    /// shapes instead (between the cores, at the radii's ratio, as px_gjk_distance reports overlap).
+    vec3 point;
+    vec3 normal;    ///< Unit contact normal from A to B at that fraction; zero on initial overlap
+    int iterations; ///< Loop iterations used
 } px_cast_result;
 
 /// Default shape-cast configuration.
 PX_API px_cast_config px_cast_default_config(void);
 
 /// Sweep B by translation_b (world space) against A (static) and report the first contact.
-/// @return PX_OK (hit or miss); PX_WARN_MAX_ITERATIONS (best estimate, never past the true contact);
-///         PX_ERR_INVALID_ARGUMENT, PX_ERR_NON_FINITE or PX_ERR_DEGENERATE_INPUT with the result zeroed.
-///         A zero translation is valid: the result is the overlap test at the start.
-PX_API PX_NODISCARD px_status px_shape_cast_world(const px_shape* a, const px_transform* ta, const px_shape* b,
-                                                  const px_transform* tb, const vec3 translation_b,
-                                                  const px_cast_config* config, px_cast_result* result);
+///
+/// B's orientation does not change during the sweep. The contact is the first fraction at which the
+/// shapes, rounding radii included, come within the band (file comment): never past the true first
+/// contact, at most the band short of it, also when B slides along a face of A (a contact normal
+/// perpendicular to the motion is a hit when within the band, a miss only when provably farther).
+/// @param[in]  a, b           Shapes in their local frames
+/// @param[in]  ta, tb         World poses at fraction 0 (quaternions are normalized if they drifted)
+/// @param[in]  translation_b  B's displacement over the sweep, world space [Limit: finite; may be zero]
+/// @param[in]  config         Tunables, or NULL for defaults
+/// @param[out] result         Always written
+/// @return PX_OK (hit or miss); PX_WARN_MAX_ITERATIONS or PX_WARN_DEGENERATE (best estimate, never past
+/// the
+///         true contact: the fraction reached, a hit if the shapes are within four bands there);
+///         with the result zeroed: PX_ERR_INVALID_ARGUMENT (NULL, bad shape or config),
+///         PX_ERR_NON_FINITE (NaN or Inf in a pose, the translation, a shape or a support point) or
+///         PX_ERR_DEGENERATE_INPUT (zero quaternion). A zero translation is valid: the result is the
+///         overlap test at the start (hit, with initial_overlap, exactly when the shapes touch).
+PX_API PX_NODISCARD px_status px_shape_cast_world(const px_shape* a, const px_transform* ta,
+                                                  const px_shape* b, const px_transform* tb,
+                                                  const vec3 translation_b, const px_cast_config* config,
+                                                  px_cast_result* result);
 
 #ifdef __cplusplus
 }
