@@ -6,6 +6,15 @@
 /// Face contacts are clipped (reference face against the incident face, Sutherland-Hodgman) for boxes
 /// and built hulls; capsules against boxes and hulls give their segment clipped to the face; spheres and
 /// everything else give one point from px_contact. A box resting on a box gives four points.
+///
+/// Feature ids: `face_a << 24 | face_b << 16 | feature_a << 8 | feature_b`, where face_x is the index of
+/// the touching face (a box's faces are 2 * axis + 1 for the negative side; a built hull's are its
+/// px_hull_faces() indices, low 8 bits; 0xFE for a capsule's or segment's core) and feature_x is
+/// `kind << 6 | index` with kind 0 the face's interior, 1 a vertex of the face (its position in the face's
+/// vertex list), 2 an edge of the face (from vertex index to index + 1), 3 anything else. A clipped point is
+/// always a vertex of one face inside the other, or an edge of each crossing, so the id does not depend on
+/// which shape supplied the reference face, and swapping A and B swaps its halves. Single-point manifolds
+/// have id 0. Queries allocate nothing.
 #pragma once
 
 #include "proxima/contact.h"
@@ -48,7 +57,20 @@ typedef struct px_manifold_config
 PX_API px_manifold_config px_manifold_default_config(void);
 
 /// Contact manifold between posed shapes, world space.
-/// @return PX_OK (count may be 0); warnings and errors as px_contact_relative, with the result zeroed.
+///
+/// All points share the normal (unit, from A to B); point_b = point_a + separation * normal; every
+/// separation is <= config->margin. For face contacts the normal is the reference face's own normal (to the
+/// rounding of the mapping to world space), not the contact query's estimate of it. The contact normal is checked against the contact distance and repaired when the two contradict
+/// each other (see manifold.c). Points farther apart than the margin are dropped; when the shapes are
+/// farther apart than the margin, count is 0 and normal is the separating direction.
+/// @param[in]  a, b      Shapes (validated as for px_contact_relative)
+/// @param[in]  ta, tb    Their poses (any non-zero quaternion; normalized here)
+/// @param[in]  config    Tunables, or NULL for px_manifold_default_config()
+/// @param[out] result    Always written; zeroed on errors
+/// @return PX_OK (count may be 0); PX_WARN_MAX_ITERATIONS or PX_WARN_CAPACITY from the contact query (the
+///         manifold is still built); PX_ERR_INVALID_ARGUMENT (NULL result, shape or pose, a negative or
+///         non-finite margin, a bad contact config), PX_ERR_NON_FINITE or PX_ERR_DEGENERATE_INPUT (as
+///         px_contact_relative), with the result zeroed.
 PX_API PX_NODISCARD px_status px_manifold_world(const px_shape* a, const px_transform* ta, const px_shape* b,
                                                 const px_transform* tb, const px_manifold_config* config,
                                                 px_manifold* result);

@@ -20,6 +20,8 @@ void cli_print_usage(FILE* out)
         "      table and a summary. Writes DIR/demo_distance.png, a top view of the distance field at one\n"
         "      height with the shapes' cross-sections and the closest-point segments (DIR defaults to\n"
         "      'out' and is created if missing). --mesh adds the convex hull of an OBJ file's vertices.\n"
+        "      Then contact manifolds (px_manifold_world) of a small scene of resting bodies, as a table\n"
+        "      of normals, points, separations and feature ids, drawn in DIR/demo_contacts.png.\n"
         "  distance A.obj B.obj [--pose-a x y z qx qy qz qw] [--pose-b x y z qx qy qz qw]\n"
         "      Distance, closest points and overlap of the convex hulls of two OBJ files' vertices.\n"
         "      A pose is a translation and a quaternion (x, y, z, w); the default is the identity.\n"

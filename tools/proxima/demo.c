@@ -3,7 +3,8 @@
  * A built-in scene of posed convex shapes on a floor (spheres, capsules, boxes, a rounded box, a cylinder,
  * a cone and three point-cloud hulls built here), optionally with the convex hull of an OBJ file's
  * vertices. For every pair it runs px_gjk_distance_world and px_gjk_overlap_world, timing each over
- * repeated calls, and prints a table and a summary; demo_field.c then draws the distance-field picture. */
+ * repeated calls, and prints a table and a summary; demo_field.c then draws the distance-field picture, and
+ * demo_contacts.c runs the second section: contact manifolds of a small resting scene, with its picture. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "demo.h"
@@ -458,6 +459,11 @@ int cli_demo(int argc, char** argv)
                 "%s / %s: the query failed: %s", scene.bodies[pairs[i].a].name, scene.bodies[pairs[i].b].name,
                 px_status_string(PX_FAILED(pairs[i].status) ? pairs[i].status : pairs[i].overlap_status));
         }
+    }
+    if (rc == CLI_EXIT_OK)
+    {
+        printf("\n");
+        rc = demo_contacts(out_dir);
     }
     printf("done in %.0f ms\n", (demo_now_ns() - start) * 1e-6);
     px_obj_free(&scene.mesh);

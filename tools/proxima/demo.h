@@ -1,5 +1,5 @@
-/* The `proxima demo` scene and pair results, shared by demo.c (scene, queries, table, summary) and
- * demo_field.c (the distance-field picture). */
+/* The `proxima demo` scene and pair results, shared by demo.c (scene, queries, table, summary),
+ * demo_field.c (the distance-field picture) and demo_contacts.c (the contact-manifold section). */
 #pragma once
 
 #include "cli.h"
@@ -49,3 +49,7 @@ double demo_now_ns(void);
  * segments, and write it to out_dir/demo_distance.png (or .ppm). Returns CLI_EXIT_OK or a printed
  * CLI_EXIT_FAILURE. */
 int demo_write_picture(const demo_scene* scene, const demo_pair* pairs, int pair_count, const char* out_dir);
+
+/* The "contacts" section: contact manifolds of a small scene of resting bodies, printed as a table and
+ * drawn to out_dir/demo_contacts.png (or .ppm). Returns CLI_EXIT_OK or a printed CLI_EXIT_FAILURE. */
+int demo_contacts(const char* out_dir);

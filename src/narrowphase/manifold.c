@@ -1,0 +1,1146 @@
+/* Contact manifolds (manifold.h): up to four contact points sharing one normal, each with a feature id.
+ *
+ * Everything is computed in A's frame (B's pose relative to A) and mapped to world space at the end.
+ *  1. px_contact_relative gives the normal n (A to B), the depth and a witness point on each shape. The
+ *     normal is checked against the distance (repair_contact: along the true normal the shapes' gap equals
+ *     the distance, along any other it is smaller) and replaced when it contradicts it. Farther apart than
+ *     the margin: no points.
+ *  2. Two polytopes (boxes, whose six faces are implicit, and built hulls): reference face against incident
+ *     face. The reference face is the face, of A or of B, whose outward normal best matches the contact
+ *     normal (A keeps it on near ties); the incident face is the face of the other shape most anti-parallel
+ *     to it. Both are chosen among the faces around the shape's deepest vertex along the normal, so they
+ *     are on the contact. The incident
+ *     polygon is clipped to the prism over the reference face (Sutherland and Hodgman 1974, one side plane
+ *     per reference edge), and the clipped points no farther than the margin from the reference plane are
+ *     the contacts (the face-clipping scheme of Gregorius, "Robust contact creation for physics
+ *     simulations", GDC 2015). More than four are reduced to four: the deepest, then the ones spanning the
+ *     largest area. When deep penetration pushes the deepest feature out of the prism, the contact's own
+ *     point is added, so the manifold never understates the depth by much.
+ *  3. A capsule or segment against a polytope face it lies nearly parallel to: its core segment clipped to
+ *     the same prism, two points. Two nearly parallel capsules: the overlap of their segments, two points.
+ *  4. Everything else (spheres, cylinders, cones, raw point-cloud hulls, user shapes, triangles, and the
+ *     paths above when they find nothing usable): the one point of the contact.
+ * Rounded shapes are clipped on their cores; the radii then shift the points along the normal.
+ *
+ * Feature ids. A clipped point is where a feature of A's face meets a feature of B's face: a vertex of one
+ * inside the other face, or an edge of one crossing an edge of the other. The id names both faces and both
+ * features, so it does not depend on which shape supplied the reference face (the choice may flip between
+ * frames while the same faces touch):
+ *
+ *     id = face_a << 24 | face_b << 16 | feature_a << 8 | feature_b
+ *
+ *   face_x     the face index (box: 2 * axis + (1 for the negative side); hull: index in px_hull_faces),
+ *              low 8 bits; PXI_NO_FACE (0xFE) for the core segment of a capsule or segment shape
+ *   feature_x  kind << 6 | index, index in 0..63:
+ *                PXI_FEATURE_FACE   (0) the face's interior (index 0)
+ *                PXI_FEATURE_VERTEX (1) vertex `index` of the face polygon (its position in the face's
+ *                                       vertex list), or end `index` of a core segment
+ *                PXI_FEATURE_EDGE   (2) edge `index` of the face polygon (from vertex index to index + 1);
+ *                                       0 for a core segment
+ *                PXI_FEATURE_OTHER  (3) degenerate crossings (index: the side planes), the contact point
+ *                                       added for deep penetration (63 on both sides), and the tie-break
+ *                                       below (32 + slot, on B's side)
+ * A single-point manifold has id 0, which no clipped point can have (a clipped point never has two face
+ * features). Faces with more than PXI_MAX_FACE_VERTICES vertices are not clipped (one point instead), so
+ * indices never wrap and the points of one manifold have distinct ids; a final pass still guarantees it.
+ * No allocation: the polygons live in fixed stack buffers that cannot overflow (a convex polygon gains at
+ * most one vertex per clipping plane, and the clipper also bounds its writes). */
+#include "../gjk/epa_internal.h"
+#include "../gjk/gjk_internal.h"
+#include "../shapes/hull_internal.h"
+
+#include "proxima/constants.h"
+#include "proxima/manifold.h"
+
+#define PXI_MANIFOLD_COOKIE 0x50584d46 /* "PXMF" */
+
+/* Largest face polygon that is clipped [vertices]. The clip buffers hold twice as many: the incident
+ * polygon plus one vertex per reference side plane. */
+#define PXI_MAX_FACE_VERTICES 64
+#define PXI_CLIP_CAPACITY (2 * PXI_MAX_FACE_VERTICES)
+
+#define PXI_NO_FACE 0xFEu
+#define PXI_FEATURE_FACE 0u
+#define PXI_FEATURE_VERTEX 1u
+#define PXI_FEATURE_EDGE 2u
+#define PXI_FEATURE_OTHER 3u
+
+/* A reference face within this misalignment (1 - cos, about 2.6 degrees) of the contact normal gives its
+ * own normal to the manifold: face contacts then report the exact face normal, free of EPA's and GJK's
+ * rounding, and the same normal every frame. */
+#define PXI_FACE_SNAP 1.0e-3f
+/* B's face becomes the reference only when its misalignment (1 - cos) is below this fraction of A's, less
+ * PXI_REFERENCE_ABS: near ties keep A, so the reference does not flip with rounding noise. */
+#define PXI_REFERENCE_REL 0.5f
+#define PXI_REFERENCE_ABS 1.0e-6f
+/* Faces whose alignments differ by less than this count as tied; the witness point decides. */
+#define PXI_FACE_TIE 1.0e-5f
+/* A segment is nearly parallel to a face (or to another segment) when the sine of the angle is below this
+ * (about 2.9 degrees). */
+#define PXI_PARALLEL_SIN 0.05f
+/* The manifold normal must lean at most this far from the reference face (cosine) for the projection onto
+ * the face along it to be well conditioned. */
+#define PXI_MIN_PROJECTION 0.2f
+
+px_manifold_config px_manifold_default_config(void)
+{
+    px_manifold_config c;
+    c.contact = px_contact_default_config();
+    c.margin = PX_LINEAR_SLOP;
+    c.internal_value = PXI_MANIFOLD_COOKIE;
+    return c;
+}
+
+static uint8_t feature(unsigned kind, int index)
+{
+    return (uint8_t)((kind << 6) | ((unsigned)index & 63u));
+}
+
+static uint32_t make_id(unsigned face_a, unsigned face_b, uint8_t feature_a, uint8_t feature_b)
+{
+    return (face_a & 0xFFu) << 24 | (face_b & 0xFFu) << 16 | (uint32_t)feature_a << 8 | feature_b;
+}
+
+/* Append a point (frame A) to the manifold under construction. */
+static void add_point(px_manifold* m, const vec3 point_a, float separation, uint32_t id)
+{
+    px_manifold_point* p = &m->points[m->count++];
+    px_v3_copy(point_a, p->point_a);
+    p->separation = separation + 0.0f; /* + 0: a touching point reads 0, not -0 */
+    p->id = id;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Polytopes: boxes and built hulls, seen through their faces in A's frame                            */
+
+typedef struct pxi_poly
+{
+    const px_shape* shape;
+    const struct px_hull* hull; /* NULL for a box */
+    int face_count;
+    px_rot rot; /* local -> frame A */
+    vec3 pos;
+} pxi_poly;
+
+/* A polytope view of a shape, or false when the shape has no faces to clip (not a box, a raw point cloud,
+ * or a hull of dimension below 2). */
+static bool poly_init(pxi_poly* p, const px_shape* s, const px_rot* rot, const vec3 pos)
+{
+    p->shape = s;
+    p->hull = NULL;
+    p->rot = *rot;
+    px_v3_copy(pos, p->pos);
+    if (s->type == PX_SHAPE_BOX)
+    {
+        p->face_count = 6;
+        return true;
+    }
+    if (s->type == PX_SHAPE_HULL && s->hull.built != NULL && s->hull.built->dimension >= 2 &&
+        s->hull.built->face_count > 0)
+    {
+        p->hull = s->hull.built;
+        p->face_count = p->hull->face_count;
+        return true;
+    }
+    return false;
+}
+
+/* Local outward normal and offset of face f (n . x = d on the face). */
+static void poly_local_plane(const pxi_poly* p, int f, vec3 n, float* d)
+{
+    if (p->hull == NULL)
+    {
+        int k = f >> 1;
+        px_v3_zero(n);
+        n[k] = (f & 1) ? -1.0f : 1.0f;
+        *d = p->shape->box.half_extents[k];
+        return;
+    }
+    const float* plane = p->hull->faces[f].plane;
+    px_v3_set(plane[0], plane[1], plane[2], n);
+    *d = plane[3];
+}
+
+/* Plane of face f in frame A. */
+static void poly_plane(const pxi_poly* p, int f, vec3 n, float* d)
+{
+    vec3 nl;
+    float dl;
+    poly_local_plane(p, f, nl, &dl);
+    px_rot_mulv(&p->rot, nl, n);
+    *d = dl + px_v3_dot(n, p->pos);
+}
+
+/* Index of the vertex of p farthest along the local direction d (box: the corner whose bit k is set for a
+ * positive coordinate k, as in the support mapping; hull: the first maximum of a scan). */
+static int poly_support_vertex(const pxi_poly* p, const vec3 d)
+{
+    if (p->hull == NULL)
+    {
+        return (d[0] >= 0.0f ? 1 : 0) | (d[1] >= 0.0f ? 2 : 0) | (d[2] >= 0.0f ? 4 : 0);
+    }
+    const float* v = p->hull->vertices;
+    int best = 0;
+    float best_dot = -INFINITY;
+    for (int i = 0; i < p->hull->vertex_count; ++i) /* hot for large hulls: one dot product per vertex */
+    {
+        float t = v[3 * i] * d[0] + v[3 * i + 1] * d[1] + v[3 * i + 2] * d[2];
+        if (t > best_dot)
+        {
+            best_dot = t;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* True when vertex v (as poly_support_vertex numbers it) is a corner of face f. */
+static bool poly_face_has_vertex(const pxi_poly* p, int f, int v)
+{
+    if (p->hull == NULL)
+    {
+        int k = f >> 1;
+        return ((v >> k) & 1) == ((f & 1) ? 0 : 1);
+    }
+    const px_hull_face* face = &p->hull->faces[f];
+    if (face->first < 0 || face->count < 0 || face->first > p->hull->face_index_count - face->count)
+    {
+        return false;
+    }
+    const int32_t* idx = p->hull->face_indices + face->first;
+    for (int i = 0; i < face->count; ++i)
+    {
+        if (idx[i] == v)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The face whose outward normal is most aligned with direction dir (frame A), among the faces around the
+ * vertex farthest along dir, and that alignment (cosine). Restricting to that vertex's faces keeps the face
+ * on the contact: on a long thin polytope the face best aligned overall can lie beside the deepest vertex
+ * and miss it. Faces within PXI_FACE_TIE of the best are tied, and the one whose plane passes closest to the
+ * witness point w wins (at a 45-degree edge both faces qualify; the one the contact is on is the better
+ * choice); then the lower index. Returns -1 when nothing compares (NaN). The work is in the shape's frame:
+ * a scan of the vertices and of the faces' index lists, a few dot products each. */
+static int poly_best_face(const pxi_poly* p, const vec3 dir, const vec3 w, float* align)
+{
+    vec3 dl, wl, t;
+    px_rot_tmulv(&p->rot, dir, dl);
+    px_v3_sub(w, p->pos, t);
+    px_rot_tmulv(&p->rot, t, wl);
+    int v = poly_support_vertex(p, dl);
+    float best = -INFINITY;
+    for (int f = 0; f < p->face_count; ++f)
+    {
+        vec3 n;
+        float d;
+        poly_local_plane(p, f, n, &d);
+        float a = px_v3_dot(n, dl);
+        if (a > best && poly_face_has_vertex(p, f, v))
+        {
+            best = a;
+        }
+    }
+    int face = -1;
+    float best_gap = INFINITY;
+    for (int f = 0; f < p->face_count; ++f)
+    {
+        vec3 n;
+        float d;
+        poly_local_plane(p, f, n, &d);
+        if (px_v3_dot(n, dl) >= best - PXI_FACE_TIE && poly_face_has_vertex(p, f, v))
+        {
+            float gap = fabsf(px_v3_dot(n, wl) - d);
+            if (face < 0 || gap < best_gap)
+            {
+                face = f;
+                best_gap = gap;
+            }
+        }
+    }
+    *align = best;
+    return face;
+}
+
+/* Vertices of face f in frame A, counter-clockwise seen from outside. Returns their number, or 0 when the
+ * face has more than PXI_MAX_FACE_VERTICES or its index data is out of range. */
+static int poly_face_vertices(const pxi_poly* p, int f, vec3* out)
+{
+    if (p->hull == NULL)
+    {
+        /* face 2k (+) or 2k + 1 (-) of the box; (u, v) are the next axes, e_u x e_v = e_k, so this order
+         * is counter-clockwise around +e_k, and reversed around -e_k */
+        static const float su_pos[4] = {-1.0f, 1.0f, 1.0f, -1.0f}, sv_pos[4] = {-1.0f, -1.0f, 1.0f, 1.0f};
+        static const float su_neg[4] = {-1.0f, -1.0f, 1.0f, 1.0f}, sv_neg[4] = {-1.0f, 1.0f, 1.0f, -1.0f};
+        const float* h = p->shape->box.half_extents;
+        int k = f >> 1, u = (k + 1) % 3, v = (k + 2) % 3;
+        bool neg = (f & 1) != 0;
+        for (int i = 0; i < 4; ++i)
+        {
+            vec3 c;
+            c[k] = neg ? -h[k] : h[k];
+            c[u] = (neg ? su_neg[i] : su_pos[i]) * h[u];
+            c[v] = (neg ? sv_neg[i] : sv_pos[i]) * h[v];
+            px_rot_mulv(&p->rot, c, out[i]);
+            px_v3_add(out[i], p->pos, out[i]);
+        }
+        return 4;
+    }
+    const struct px_hull* hull = p->hull;
+    const px_hull_face* face = &hull->faces[f];
+    if (face->count < 3 || face->count > PXI_MAX_FACE_VERTICES || face->first < 0 ||
+        face->first > hull->face_index_count - face->count)
+    {
+        return 0;
+    }
+    for (int i = 0; i < face->count; ++i)
+    {
+        int32_t index = hull->face_indices[face->first + i];
+        if (index < 0 || index >= hull->vertex_count)
+        {
+            return 0;
+        }
+        const float* c = hull->vertices + 3 * (size_t)index;
+        vec3 local = {c[0], c[1], c[2]};
+        px_rot_mulv(&p->rot, local, out[i]);
+        px_v3_add(out[i], p->pos, out[i]);
+    }
+    return face->count;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Sutherland-Hodgman clipping with feature tracking                                                  */
+
+/* A vertex of the polygon being clipped: where it is, which features of the incident (I) and reference (R)
+ * faces meet there, and what the edge to the next vertex lies on (an incident edge, or a reference side
+ * plane that cut the polygon). */
+typedef struct pxi_clip_vertex
+{
+    vec3 p;
+    uint8_t feature_i;
+    uint8_t feature_r;
+    uint8_t edge_on_ref; /* 1: the outgoing edge lies on reference side plane edge_index */
+    uint8_t edge_index;
+} pxi_clip_vertex;
+
+/* Features of the point where the polygon edge leaving v crosses reference side plane j. An incident
+ * edge crossing a reference edge is an edge-edge point; two reference side planes meet over the reference
+ * vertex they share. */
+static void crossing_features(const pxi_clip_vertex* v, int j, int ref_count, pxi_clip_vertex* x)
+{
+    if (!v->edge_on_ref)
+    {
+        x->feature_i = feature(PXI_FEATURE_EDGE, v->edge_index);
+        x->feature_r = feature(PXI_FEATURE_EDGE, j);
+        return;
+    }
+    int i = v->edge_index;
+    if (j == (i + 1) % ref_count || i == (j + 1) % ref_count)
+    {
+        x->feature_i = feature(PXI_FEATURE_FACE, 0);
+        x->feature_r = feature(PXI_FEATURE_VERTEX, j == (i + 1) % ref_count ? j : i);
+        return;
+    }
+    /* non-adjacent side planes meeting inside the face: only in degenerate (rounding) cases */
+    x->feature_i = feature(PXI_FEATURE_OTHER, i);
+    x->feature_r = feature(PXI_FEATURE_OTHER, j);
+}
+
+/* Keep the part of polygon in[0..n) with s . p <= o (side plane j of the reference face). Returns the
+ * number of vertices written to out, at most capacity. Vertices exactly on the plane are kept and make no
+ * crossing, so no duplicate appears; a NaN distance drops the vertex. */
+static int clip_side(const pxi_clip_vertex* in, int n, const vec3 s, float o, int j, int ref_count,
+                     pxi_clip_vertex* out, int capacity)
+{
+    int count = 0;
+    for (int i = 0; i < n; ++i)
+    {
+        const pxi_clip_vertex* p = &in[i];
+        const pxi_clip_vertex* q = &in[i + 1 < n ? i + 1 : 0];
+        float dp = px_v3_dot(s, p->p) - o;
+        float dq = px_v3_dot(s, q->p) - o;
+        if (dp <= 0.0f && count < capacity)
+        {
+            out[count++] = *p;
+        }
+        if (((dp < 0.0f && dq > 0.0f) || (dp > 0.0f && dq < 0.0f)) && count < capacity)
+        {
+            pxi_clip_vertex* x = &out[count++];
+            vec3 e;
+            px_v3_sub(q->p, p->p, e);
+            px_v3_mad(p->p, dp / (dp - dq), e, x->p);
+            crossing_features(p, j, ref_count, x);
+            if (dp < 0.0f)
+            {
+                /* leaving the prism: the polygon runs along side plane j until it re-enters */
+                x->edge_on_ref = 1;
+                x->edge_index = (uint8_t)j;
+            }
+            else
+            {
+                /* entering: the rest of this edge is inside */
+                x->edge_on_ref = p->edge_on_ref;
+                x->edge_index = p->edge_index;
+            }
+        }
+    }
+    return count;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Reduction to four points                                                                           */
+
+/* Twice the signed area of triangle abc seen along m. */
+static float area2(const vec3 a, const vec3 b, const vec3 c, const vec3 m)
+{
+    vec3 ab, ac, x;
+    px_v3_sub(b, a, ab);
+    px_v3_sub(c, a, ac);
+    px_v3_cross(ab, ac, x);
+    return px_v3_dot(x, m);
+}
+
+/* Choose at most 4 of n > 4 candidate points: the deepest (the first one within tie of the minimum
+ * separation, so equal depths do not trade places with rounding), the one farthest from it across the
+ * plane, the one making the largest triangle with those two, and the one adding the most area outside that
+ * triangle. Writes the chosen indices in increasing order and returns how many there are. */
+static int reduce_points(const vec3* pts, const float* sep, int n, const vec3 m, float tie, int keep[4])
+{
+    float min_sep = INFINITY;
+    for (int i = 0; i < n; ++i)
+    {
+        min_sep = sep[i] < min_sep ? sep[i] : min_sep;
+    }
+    int i0 = 0;
+    for (int i = 0; i < n; ++i)
+    {
+        if (sep[i] <= min_sep + tie)
+        {
+            i0 = i;
+            break;
+        }
+    }
+    int i1 = -1;
+    float best = 0.0f;
+    for (int i = 0; i < n; ++i)
+    {
+        vec3 d;
+        px_v3_sub(pts[i], pts[i0], d);
+        px_v3_mad(d, -px_v3_dot(d, m), m, d); /* across the plane only */
+        float d2 = px_v3_norm2(d);
+        if (d2 > best)
+        {
+            best = d2;
+            i1 = i;
+        }
+    }
+    int count = 0;
+    keep[count++] = i0;
+    if (i1 < 0)
+    {
+        return count;
+    }
+    keep[count++] = i1;
+    int i2 = -1;
+    float best_area = 0.0f, sign = 1.0f;
+    for (int i = 0; i < n; ++i)
+    {
+        float a = area2(pts[i0], pts[i1], pts[i], m);
+        if (fabsf(a) > best_area)
+        {
+            best_area = fabsf(a);
+            sign = a >= 0.0f ? 1.0f : -1.0f;
+            i2 = i;
+        }
+    }
+    if (i2 >= 0)
+    {
+        keep[count++] = i2;
+        /* the point adding the most area outside triangle (i0, i1, i2): its area beyond the nearest edge,
+         * measured with the triangle's orientation */
+        int i3 = -1;
+        float best_add = 0.0f;
+        for (int i = 0; i < n; ++i)
+        {
+            float add = px_maxf(-sign * area2(pts[i0], pts[i1], pts[i], m),
+                                px_maxf(-sign * area2(pts[i1], pts[i2], pts[i], m),
+                                        -sign * area2(pts[i2], pts[i0], pts[i], m)));
+            if (add > best_add)
+            {
+                best_add = add;
+                i3 = i;
+            }
+        }
+        if (i3 >= 0)
+        {
+            keep[count++] = i3;
+        }
+    }
+    /* increasing order keeps the polygon's winding in the output */
+    for (int a = 1; a < count; ++a)
+    {
+        for (int b = a; b > 0 && keep[b - 1] > keep[b]; --b)
+        {
+            int t = keep[b];
+            keep[b] = keep[b - 1];
+            keep[b - 1] = t;
+        }
+    }
+    return count;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Polytope against polytope                                                                          */
+
+/* Face clipping between two polytopes; false when it finds nothing usable (the caller then reports the
+ * contact point). n is the contact normal (A to B), wa and wb the witness points on the cores. */
+static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_contact* contact,
+                               const vec3 wa, const vec3 wb, float ra, float rb, float margin,
+                               px_manifold* out)
+{
+    const float* n = contact->normal;
+    vec3 neg_n;
+    px_v3_negate(n, neg_n);
+    float align_a, align_b;
+    int face_a = poly_best_face(pa, n, wa, &align_a);
+    int face_b = poly_best_face(pb, neg_n, wb, &align_b);
+    if (face_a < 0 || face_b < 0)
+    {
+        return false;
+    }
+    /* A keeps the reference unless B's face is clearly better aligned (relative and absolute bias) */
+    bool ref_is_a = !((1.0f - align_b) < PXI_REFERENCE_REL * (1.0f - align_a) - PXI_REFERENCE_ABS);
+    const pxi_poly* ref = ref_is_a ? pa : pb;
+    const pxi_poly* inc = ref_is_a ? pb : pa;
+    int ref_face = ref_is_a ? face_a : face_b;
+    vec3 n_ri; /* contact normal from the reference shape to the incident one */
+    px_v3_copy(ref_is_a ? n : neg_n, n_ri);
+
+    vec3 nr;
+    float dr;
+    poly_plane(ref, ref_face, nr, &dr);
+    vec3 neg_nr;
+    px_v3_negate(nr, neg_nr);
+    float align_i;
+    int inc_face = poly_best_face(inc, neg_nr, ref_is_a ? wb : wa, &align_i);
+    if (inc_face < 0)
+    {
+        return false;
+    }
+
+    /* the manifold normal m (reference to incident): the face normal for face contacts, else the contact
+     * normal, with the prism over the reference face swept along m */
+    vec3 m;
+    px_v3_copy(px_v3_dot(nr, n_ri) >= 1.0f - PXI_FACE_SNAP ? nr : n_ri, m);
+    float nm = px_v3_dot(nr, m);
+    if (!(nm >= PXI_MIN_PROJECTION))
+    {
+        return false;
+    }
+
+    vec3 ref_v[PXI_MAX_FACE_VERTICES], inc_v[PXI_MAX_FACE_VERTICES];
+    int ref_count = poly_face_vertices(ref, ref_face, ref_v);
+    int inc_count = poly_face_vertices(inc, inc_face, inc_v);
+    if (ref_count == 0 || inc_count == 0)
+    {
+        return false;
+    }
+
+    pxi_clip_vertex buffer[2][PXI_CLIP_CAPACITY];
+    for (int i = 0; i < inc_count; ++i)
+    {
+        pxi_clip_vertex* v = &buffer[0][i];
+        px_v3_copy(inc_v[i], v->p);
+        v->feature_i = feature(PXI_FEATURE_VERTEX, i);
+        v->feature_r = feature(PXI_FEATURE_FACE, 0);
+        v->edge_on_ref = 0;
+        v->edge_index = (uint8_t)i;
+    }
+    int count = inc_count, current = 0;
+    float scale = 0.0f;
+    for (int j = 0; j < ref_count && count > 0; ++j)
+    {
+        /* side plane through reference edge j containing m; e x m points out of a counter-clockwise face */
+        vec3 e, s;
+        px_v3_sub(ref_v[j + 1 < ref_count ? j + 1 : 0], ref_v[j], e);
+        px_v3_cross(e, m, s);
+        scale = px_maxf(scale, px_v3_distance2(ref_v[j], ref_v[0]));
+        count = clip_side(buffer[current], count, s, px_v3_dot(s, ref_v[j]), j, ref_count,
+                          buffer[1 - current], PXI_CLIP_CAPACITY);
+        current = 1 - current;
+    }
+    scale = sqrtf(scale);
+
+    /* separations along m from the reference plane; keep those within the margin (radii included) */
+    vec3 pts[PXI_CLIP_CAPACITY + 1];
+    float sep[PXI_CLIP_CAPACITY + 1];
+    int index[PXI_CLIP_CAPACITY + 1];
+    int kept = 0;
+    const float radii = ra + rb;
+    float min_sep = INFINITY;
+    for (int i = 0; i < count; ++i)
+    {
+        const pxi_clip_vertex* v = &buffer[current][i];
+        float s = (px_v3_dot(nr, v->p) - dr) / nm;
+        if (s - radii <= margin) /* NaN: not kept */
+        {
+            px_v3_copy(v->p, pts[kept]);
+            sep[kept] = s;
+            index[kept] = i;
+            min_sep = px_minf(min_sep, s - radii);
+            ++kept;
+        }
+    }
+    if (kept == 0)
+    {
+        return false;
+    }
+    /* Deep penetration can push the deepest feature out of the reference face's prism (a corner through a
+     * thin face's edge), and the clip then understates the depth. When it falls short of the contact by
+     * more than the margin and a quarter of the depth, the contact's own point joins the candidates
+     * (index -1), as its incident-side core point with the contact's separation. */
+    if (min_sep > contact->distance + px_maxf(margin, 0.25f * fabsf(contact->distance)))
+    {
+        if (ref_is_a)
+        {
+            px_v3_mad(contact->point_b, rb, n, pts[kept]);
+        }
+        else
+        {
+            px_v3_mad(contact->point_a, -ra, n, pts[kept]);
+        }
+        sep[kept] = contact->distance + radii;
+        index[kept] = -1;
+        ++kept;
+    }
+    int keep[PX_MANIFOLD_MAX_POINTS] = {0, 1, 2, 3};
+    int chosen = kept;
+    if (kept > PX_MANIFOLD_MAX_POINTS)
+    {
+        float tie = 0.05f * margin + 1.0e-6f * scale;
+        chosen = reduce_points((const vec3*)pts, sep, kept, m, tie, keep);
+    }
+
+    /* the manifold normal from A to B, and each point on A's surface */
+    if (ref_is_a)
+    {
+        px_v3_copy(m, out->normal);
+    }
+    else
+    {
+        px_v3_negate(m, out->normal);
+    }
+    unsigned ref_face_byte = (unsigned)ref_face, inc_face_byte = (unsigned)inc_face;
+    for (int k = 0; k < chosen; ++k)
+    {
+        int c = keep[k];
+        vec3 point_a;
+        if (ref_is_a)
+        {
+            /* the incident point projected along m onto A's face, then out by A's radius */
+            px_v3_mad(pts[c], ra - sep[c], m, point_a);
+        }
+        else
+        {
+            /* the incident point is on A's face: out by A's radius towards B (-m) */
+            px_v3_mad(pts[c], -ra, m, point_a);
+        }
+        uint8_t feature_r = feature(PXI_FEATURE_OTHER, 63), feature_i = feature(PXI_FEATURE_OTHER, 63);
+        if (index[c] >= 0)
+        {
+            feature_r = buffer[current][index[c]].feature_r;
+            feature_i = buffer[current][index[c]].feature_i;
+        }
+        uint32_t id = ref_is_a ? make_id(ref_face_byte, inc_face_byte, feature_r, feature_i)
+                               : make_id(inc_face_byte, ref_face_byte, feature_i, feature_r);
+        add_point(out, point_a, sep[c] - radii, id);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Capsules and segments                                                                              */
+
+/* Core segment of a capsule or segment shape in its own frame; false for other shapes. */
+static bool core_segment(const px_shape* s, vec3 p, vec3 q)
+{
+    if (s->type == PX_SHAPE_CAPSULE)
+    {
+        px_v3_set(0.0f, -s->capsule.half_height, 0.0f, p);
+        px_v3_set(0.0f, s->capsule.half_height, 0.0f, q);
+        return true;
+    }
+    if (s->type == PX_SHAPE_SEGMENT)
+    {
+        px_v3_copy(s->segment.a, p);
+        px_v3_copy(s->segment.b, q);
+        return true;
+    }
+    return false;
+}
+
+/* A core segment s0-s1 (frame A) lying on a polytope face: the segment clipped to the face's prism, two
+ * points when both ends are within the margin. seg_is_a says which shape the segment belongs to; n_ps is the
+ * contact normal from the polytope towards the segment, w the witness point on the polytope's core. */
+static bool manifold_segment_poly(const vec3 s0, const vec3 s1, const pxi_poly* poly, bool seg_is_a,
+                                  const vec3 n_ps, const vec3 w, float ra, float rb, float margin,
+                                  px_manifold* out)
+{
+    float align;
+    int face = poly_best_face(poly, n_ps, w, &align);
+    if (face < 0 || !(align >= 1.0f - PXI_FACE_SNAP))
+    {
+        return false; /* the contact is on an edge or a vertex of the polytope */
+    }
+    vec3 nr, u;
+    float dr;
+    poly_plane(poly, face, nr, &dr);
+    px_v3_sub(s1, s0, u);
+    float len2 = px_v3_norm2(u);
+    float un = px_v3_dot(u, nr);
+    if (!(len2 > 0.0f) || !(un * un <= PXI_PARALLEL_SIN * PXI_PARALLEL_SIN * len2))
+    {
+        return false; /* a point-like or a standing segment */
+    }
+    vec3 ref_v[PXI_MAX_FACE_VERTICES];
+    int ref_count = poly_face_vertices(poly, face, ref_v);
+    if (ref_count == 0)
+    {
+        return false;
+    }
+    /* clip the parameter range [t0, t1] of the segment to each side plane, remembering which plane cut
+     * each end (-1: the end itself) */
+    float t0 = 0.0f, t1 = 1.0f;
+    int cut0 = -1, cut1 = -1;
+    for (int j = 0; j < ref_count; ++j)
+    {
+        vec3 e, s;
+        px_v3_sub(ref_v[j + 1 < ref_count ? j + 1 : 0], ref_v[j], e);
+        px_v3_cross(e, nr, s);
+        float o = px_v3_dot(s, ref_v[j]);
+        float d0 = px_v3_dot(s, s0) - o, d1 = px_v3_dot(s, s1) - o;
+        if (d0 > 0.0f && d1 > 0.0f)
+        {
+            return false;
+        }
+        if (d0 > 0.0f)
+        {
+            float t = d0 / (d0 - d1);
+            if (t > t0)
+            {
+                t0 = t;
+                cut0 = j;
+            }
+        }
+        else if (d1 > 0.0f)
+        {
+            float t = d0 / (d0 - d1);
+            if (t < t1)
+            {
+                t1 = t;
+                cut1 = j;
+            }
+        }
+    }
+    if (!(t1 > t0))
+    {
+        return false;
+    }
+    const float ts[2] = {t0, t1};
+    const int cuts[2] = {cut0, cut1};
+    vec3 c[2];
+    float sep[2];
+    for (int k = 0; k < 2; ++k)
+    {
+        px_v3_mad(s0, ts[k], u, c[k]);
+        sep[k] = px_v3_dot(nr, c[k]) - dr - (ra + rb);
+        if (!(sep[k] <= margin))
+        {
+            return false; /* one end lifts off: the contact point describes it better */
+        }
+    }
+    /* normal A to B: from the polytope to the segment, or back */
+    if (seg_is_a)
+    {
+        px_v3_negate(nr, out->normal);
+    }
+    else
+    {
+        px_v3_copy(nr, out->normal);
+    }
+    unsigned face_byte = (unsigned)face;
+    for (int k = 0; k < 2; ++k)
+    {
+        vec3 point_a;
+        uint8_t f_seg = cuts[k] < 0 ? feature(PXI_FEATURE_VERTEX, k) : feature(PXI_FEATURE_EDGE, 0);
+        uint8_t f_poly = cuts[k] < 0 ? feature(PXI_FEATURE_FACE, 0) : feature(PXI_FEATURE_EDGE, cuts[k]);
+        uint32_t id;
+        if (seg_is_a)
+        {
+            px_v3_mad(c[k], -ra, nr, point_a); /* the segment's surface towards the face */
+            id = make_id(PXI_NO_FACE, face_byte, f_seg, f_poly);
+        }
+        else
+        {
+            /* the segment point projected onto the face, out by the polytope's radius */
+            px_v3_mad(c[k], ra - (sep[k] + ra + rb), nr, point_a);
+            id = make_id(face_byte, PXI_NO_FACE, f_poly, f_seg);
+        }
+        add_point(out, point_a, sep[k], id);
+    }
+    return true;
+}
+
+/* Two core segments p0-p1 (A) and q0-q1 (B), frame A: when nearly parallel, the ends of their overlap
+ * along A's segment, each paired with its closest point on B; n is the contact normal. */
+static bool manifold_segments(const vec3 p0, const vec3 p1, const vec3 q0, const vec3 q1, const vec3 n,
+                              float ra, float rb, float margin, px_manifold* out)
+{
+    vec3 da, db, x;
+    px_v3_sub(p1, p0, da);
+    px_v3_sub(q1, q0, db);
+    float la2 = px_v3_norm2(da), lb2 = px_v3_norm2(db);
+    px_v3_cross(da, db, x);
+    if (!(la2 > 0.0f) || !(lb2 > 0.0f) ||
+        !(px_v3_norm2(x) <= PXI_PARALLEL_SIN * PXI_PARALLEL_SIN * la2 * lb2))
+    {
+        return false;
+    }
+    vec3 t;
+    px_v3_sub(q0, p0, t);
+    float tq0 = px_v3_dot(t, da) / la2;
+    px_v3_sub(q1, p0, t);
+    float tq1 = px_v3_dot(t, da) / la2;
+    int kmin = tq0 <= tq1 ? 0 : 1;
+    float tmin = kmin == 0 ? tq0 : tq1, tmax = kmin == 0 ? tq1 : tq0;
+    float lo = px_maxf(0.0f, tmin), hi = px_minf(1.0f, tmax);
+    if (!(hi > lo))
+    {
+        return false; /* side by side without overlap: end against end */
+    }
+    const float ts[2] = {lo, hi};
+    vec3 ca[2];
+    float sep[2];
+    for (int k = 0; k < 2; ++k)
+    {
+        vec3 cb, d;
+        px_v3_mad(p0, ts[k], da, ca[k]);
+        px_v3_sub(ca[k], q0, d);
+        px_v3_mad(q0, px_clampf(px_v3_dot(d, db) / lb2, 0.0f, 1.0f), db, cb);
+        px_v3_sub(cb, ca[k], d);
+        sep[k] = px_v3_dot(d, n) - (ra + rb);
+        if (!(sep[k] <= margin))
+        {
+            return false;
+        }
+    }
+    px_v3_copy(n, out->normal);
+    for (int k = 0; k < 2; ++k)
+    {
+        /* which end made this end of the overlap: A's own end k, or an end of B */
+        bool from_a = k == 0 ? !(tmin > 0.0f) : !(tmax < 1.0f);
+        int kb = k == 0 ? kmin : 1 - kmin;
+        uint32_t id = from_a ? make_id(PXI_NO_FACE, PXI_NO_FACE, feature(PXI_FEATURE_VERTEX, k),
+                                       feature(PXI_FEATURE_EDGE, 0))
+                             : make_id(PXI_NO_FACE, PXI_NO_FACE, feature(PXI_FEATURE_EDGE, 0),
+                                       feature(PXI_FEATURE_VERTEX, kb));
+        vec3 point_a;
+        px_v3_mad(ca[k], ra, n, point_a);
+        add_point(out, point_a, sep[k], id);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* A check of the contact normal                                                                      */
+
+/* Signed gap of the cores along unit n (frame A): min over B of n . y minus max over A of n . x. It is a
+ * lower bound of the core distance for every n, equal to it along the true normal; sa and sb receive the
+ * supporting points. */
+static float core_gap(const pxi_gjk_pair* pair, const vec3 n, vec3 sa, vec3 sb)
+{
+    vec3 neg;
+    px_v3_negate(n, neg);
+    pxi_support_a(pair, n, sa);
+    pxi_support_b(pair, neg, sb);
+    return px_v3_dot(n, sb) - px_v3_dot(n, sa);
+}
+
+/* The best normal repair_contact has found: its gap and witness points on the cores. */
+typedef struct pxi_candidate
+{
+    float gap;
+    vec3 n, pa, pb;
+} pxi_candidate;
+
+/* Keep normal n in best when its gap beats it. The witness points: for a face of A (owner 0), B's support
+ * point and its projection onto A's face plane; for a face of B (owner 1), the other way round; for any
+ * other normal (owner 2), the given points pa and pb. */
+static void consider_normal(const pxi_gjk_pair* pair, const vec3 n, int owner, const vec3 pa, const vec3 pb,
+                            pxi_candidate* best)
+{
+    vec3 sa, sb;
+    float gap = core_gap(pair, n, sa, sb);
+    if (!(gap > best->gap))
+    {
+        return;
+    }
+    best->gap = gap;
+    px_v3_copy(n, best->n);
+    if (owner == 0)
+    {
+        px_v3_copy(sb, best->pb);
+        px_v3_mad(sb, -gap, n, best->pa);
+    }
+    else if (owner == 1)
+    {
+        px_v3_copy(sa, best->pa);
+        px_v3_mad(sa, gap, n, best->pb);
+    }
+    else
+    {
+        px_v3_copy(pa, best->pa);
+        px_v3_copy(pb, best->pb);
+    }
+}
+
+/* Replace a contact normal that contradicts the contact's own distance. Along any unit n the gap of the
+ * cores is at most their signed distance, with equality along the true normal; so when the gap along the
+ * contact normal falls clearly short of the contact distance, the normal is wrong. px_contact_relative
+ * does this when the cores overlap but GJK stopped on a simplex that touches the origin without enclosing
+ * it (a cylinder standing on a box gets a horizontal normal and distance 0; two boxes overlapping by less
+ * than the rounding band get a reversed normal). The repair takes, among EPA's normal (run here on the
+ * cores whatever GJK said) and, for polytopes, every face normal (A's outward, B's inward), the one with
+ * the largest gap, which is the best estimate of the true normal, and the distance that gap proves.
+ * Returns true when the contact was replaced. */
+static bool repair_contact(const pxi_gjk_pair* pair, const pxi_poly* pa, bool poly_a, const pxi_poly* pb,
+                           bool poly_b, const px_contact_config* config, px_contact* c)
+{
+    const float ra = pair->a->radius, rb = pair->b->radius;
+    float nn = px_v3_norm2(c->normal);
+    pxi_candidate best;
+    memset(&best, 0, sizeof(best));
+    best.gap = -INFINITY;
+    if (nn > 0.99f && nn < 1.01f)
+    {
+        vec3 sa, sb;
+        float gap = core_gap(pair, c->normal, sa, sb);
+        float scale = px_maxf(px_v3_norm(pair->pos_b), px_maxf(px_v3_norm(sa), px_v3_norm(sb)));
+        float tol = 2.0f * config->epa_rel_tolerance * fabsf(c->distance) + 1.0e-5f * scale;
+        if (!(gap - (ra + rb) < c->distance - tol))
+        {
+            return false; /* consistent (or NaN: nothing better to offer) */
+        }
+        vec3 wa, wb;
+        px_v3_mad(c->point_a, -ra, c->normal, wa);
+        px_v3_mad(c->point_b, rb, c->normal, wb);
+        consider_normal(pair, c->normal, 2, wa, wb, &best);
+    }
+    /* EPA on the cores, from GJK's final simplex */
+    px_gjk_config gjk = config->gjk;
+    gjk.use_radii = false;
+    pxi_gjk_state st;
+    pxi_epa_result epa;
+    if (pxi_gjk_run(pair, &gjk, NULL, -1.0f, &st) >= 0 &&
+        pxi_epa_run(pair, &st.simplex, config->epa_max_iterations, config->epa_rel_tolerance, &epa) >= 0)
+    {
+        float en = px_v3_norm2(epa.normal);
+        if (en > 0.99f && en < 1.01f)
+        {
+            consider_normal(pair, epa.normal, 2, epa.point_a, epa.point_b, &best);
+        }
+    }
+    for (int side = 0; side < 2; ++side)
+    {
+        const pxi_poly* p = side == 0 ? pa : pb;
+        for (int f = 0; (side == 0 ? poly_a : poly_b) && f < p->face_count; ++f)
+        {
+            vec3 n;
+            float d;
+            poly_plane(p, f, n, &d);
+            if (side == 1)
+            {
+                px_v3_negate(n, n); /* B's faces oppose the normal from A to B */
+            }
+            consider_normal(pair, n, side, n, n, &best);
+        }
+    }
+    if (!(best.gap > -INFINITY))
+    {
+        return false;
+    }
+    px_v3_copy(best.n, c->normal);
+    c->distance = best.gap - (ra + rb) + 0.0f;
+    px_v3_mad(best.pa, ra, best.n, c->point_a);
+    px_v3_mad(c->point_a, c->distance, best.n, c->point_b);
+    return true;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Dispatch                                                                                           */
+
+/* The manifold in A's frame from the contact c (checked and, for polytopes, repaired here first); rel is
+ * B's normalized pose relative to A. Returns false when the shapes are farther apart than the margin
+ * (out->normal is still set). */
+static bool manifold_local(const px_shape* a, const px_shape* b, const px_transform* rel,
+                           const px_contact_config* config, px_contact* c, float margin, px_manifold* out)
+{
+    const float ra = a->radius, rb = b->radius;
+    out->count = 0;
+    pxi_gjk_pair pair;
+    pxi_gjk_pair_init(&pair, a, b, rel);
+    px_rot identity = {{{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}}};
+    vec3 zero = {0.0f, 0.0f, 0.0f};
+    pxi_poly pa, pb;
+    bool poly_a = poly_init(&pa, a, &identity, zero);
+    bool poly_b = poly_init(&pb, b, &pair.rot_b, pair.pos_b);
+    (void)repair_contact(&pair, &pa, poly_a, &pb, poly_b, config, c);
+    px_v3_copy(c->normal, out->normal);
+    if (!(c->distance <= margin))
+    {
+        return false; /* apart: no points, but the direction is known */
+    }
+    float nn = px_v3_norm2(c->normal);
+    /* a unit normal is needed to clip; without one (never expected) only the contact point is known */
+    if (nn > 0.99f && nn < 1.01f)
+    {
+        vec3 wa, wb; /* witness points on the cores */
+        px_v3_mad(c->point_a, -ra, c->normal, wa);
+        px_v3_mad(c->point_b, rb, c->normal, wb);
+        vec3 sa0, sa1, sb0, sb1;
+        bool seg_a = core_segment(a, sa0, sa1);
+        bool seg_b = core_segment(b, sb0, sb1);
+        if (seg_b)
+        {
+            px_rot_mulv(&pair.rot_b, sb0, sb0);
+            px_rot_mulv(&pair.rot_b, sb1, sb1);
+            px_v3_add(sb0, pair.pos_b, sb0);
+            px_v3_add(sb1, pair.pos_b, sb1);
+        }
+        vec3 neg_n;
+        px_v3_negate(c->normal, neg_n);
+        bool done = false;
+        if (poly_a && poly_b)
+        {
+            done = manifold_polytopes(&pa, &pb, c, wa, wb, ra, rb, margin, out);
+        }
+        else if (seg_a && poly_b)
+        {
+            done = manifold_segment_poly(sa0, sa1, &pb, true, neg_n, wb, ra, rb, margin, out);
+        }
+        else if (poly_a && seg_b)
+        {
+            done = manifold_segment_poly(sb0, sb1, &pa, false, c->normal, wa, ra, rb, margin, out);
+        }
+        else if (seg_a && seg_b)
+        {
+            done = manifold_segments(sa0, sa1, sb0, sb1, c->normal, ra, rb, margin, out);
+        }
+        if (done)
+        {
+            return true;
+        }
+        out->count = 0; /* a path that gave up may have written nothing, but be sure */
+    }
+    px_v3_copy(c->normal, out->normal);
+    add_point(out, c->point_a, c->distance, 0u);
+    return true;
+}
+
+/* True when point i's id equals an earlier point's. */
+static bool id_taken(const px_manifold* m, int i)
+{
+    for (int j = 0; j < i; ++j)
+    {
+        if (m->points[j].id == m->points[i].id)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Distinct ids within the manifold. The encoding already gives distinct ids to distinct points; this only
+ * guards degenerate clips (rounding may repeat a feature pair), by re-marking a repeat on B's side as an
+ * OTHER feature numbered from 32 + its slot. At most three earlier ids can collide and there are 64
+ * numbers, so the loop ends with a free one. */
+static void make_ids_distinct(px_manifold* m)
+{
+    for (int i = 1; i < m->count; ++i)
+    {
+        for (int salt = 0; salt < 64 && id_taken(m, i); ++salt)
+        {
+            m->points[i].id = (m->points[i].id & 0xFFFFFF00u) | feature(PXI_FEATURE_OTHER, 32 + i + salt);
+        }
+    }
+}
+
+px_status px_manifold_world(const px_shape* a, const px_transform* ta, const px_shape* b,
+                            const px_transform* tb, const px_manifold_config* config, px_manifold* result)
+{
+    if (result == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    memset(result, 0, sizeof(*result));
+    px_manifold_config defaults;
+    if (config == NULL)
+    {
+        defaults = px_manifold_default_config();
+        config = &defaults;
+    }
+    if (!(config->margin >= 0.0f) || !px_is_finite(config->margin))
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    px_transform na, nb;
+    px_status status = px_transform_normalized(ta, &na);
+    if (status == PX_OK)
+    {
+        status = px_transform_normalized(tb, &nb);
+    }
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    px_gjk_input input;
+    input.a = a;
+    input.b = b;
+    px_transform_inv_mul(&na, &nb, &input.b_in_a);
+    px_contact c;
+    status = px_contact_relative(&input, &config->contact, NULL, &c);
+    if (status < 0)
+    {
+        return status;
+    }
+    /* the same normalized relative pose px_contact_relative worked with */
+    px_transform rel;
+    if (px_transform_normalized(&input.b_in_a, &rel) != PX_OK)
+    {
+        return PX_ERR_DEGENERATE_INPUT; /* not reached: the contact query accepted this pose */
+    }
+
+    px_manifold local;
+    memset(&local, 0, sizeof(local));
+    if (manifold_local(a, b, &rel, &config->contact, &c, config->margin, &local))
+    {
+        make_ids_distinct(&local);
+    }
+
+    /* to world; point_b is rebuilt from the world point_a so point_b = point_a + separation * normal holds
+     * to one rounding */
+    px_transform_vector(&na, local.normal, result->normal);
+    for (int i = 0; i < local.count; ++i)
+    {
+        px_manifold_point* p = &result->points[i];
+        px_transform_point(&na, local.points[i].point_a, p->point_a);
+        p->separation = local.points[i].separation;
+        p->id = local.points[i].id;
+        px_v3_mad(p->point_a, p->separation, result->normal, p->point_b);
+    }
+    result->count = local.count;
+    return status;
+}

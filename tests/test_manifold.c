@@ -1,0 +1,1599 @@
+/* Contact manifolds (manifold.h): face-on boxes and their overlap rectangles, an octagon reduced to four
+ * points, stacks, random tilts checked against a clip done here in double precision, random box pairs
+ * checked against a double-precision separating-axis test, capsules and spheres on boxes, capsule pairs,
+ * hulls filled by hand (independent of the hull builder) and hulls from px_hull_create (random rocks on a
+ * floor), feature-id stability under small motions and under swapping the shapes, the margin, rounded
+ * boxes, the contact repair (a cylinder standing on a box), and bad input. Seeds are fixed; PX_TEST_SEED
+ * replays another stream.
+ *
+ * Invariants checked on every manifold (check_invariants): unit normal; 0..4 points; distinct ids;
+ * separation <= margin; point_b = point_a + separation * normal; point_a on A's surface and point_b on B's
+ * surface (signed distance in double within 2e-5 of 0 at the unit scale used throughout). */
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proxima/proxima.h"
+#include "shapes/hull_internal.h"
+#include "support/rng.h"
+#include "test.h"
+
+#define MF_PI 3.14159265358979323846
+#define MF_POS_TOL 2e-5 /* positions and depths at the unit scale [Units: length] */
+
+/* ----------------------------------------------------------------------------------------------------- */
+/* Poses and double-precision helpers */
+
+static void dquat_axis_angle(double ax, double ay, double az, double angle, double q[4])
+{
+    double n = sqrt(ax * ax + ay * ay + az * az);
+    double s = sin(0.5 * angle) / n;
+    q[0] = ax * s;
+    q[1] = ay * s;
+    q[2] = az * s;
+    q[3] = cos(0.5 * angle);
+}
+
+/* a * b: b first, then a */
+static void dquat_mul(const double a[4], const double b[4], double d[4])
+{
+    double r[4];
+    r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    r[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    r[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    memcpy(d, r, sizeof(r));
+}
+
+static void dquat_rotate(const double q[4], const double v[3], double d[3])
+{
+    double u[3] = {q[0], q[1], q[2]}, w = q[3];
+    double t[3] = {2 * (u[1] * v[2] - u[2] * v[1]), 2 * (u[2] * v[0] - u[0] * v[2]),
+                   2 * (u[0] * v[1] - u[1] * v[0])};
+    double ut[3] = {u[1] * t[2] - u[2] * t[1], u[2] * t[0] - u[0] * t[2], u[0] * t[1] - u[1] * t[0]};
+    for (int i = 0; i < 3; ++i)
+    {
+        d[i] = v[i] + w * t[i] + ut[i];
+    }
+}
+
+/* Rotation taking unit vector u to unit vector v (not opposite). */
+static void dquat_from_to(const double u[3], const double v[3], double q[4])
+{
+    double c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    double d = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+    if (d < -0.999999)
+    {
+        /* opposite: half a turn about an axis orthogonal to u */
+        double ax[3] = {fabs(u[0]) < 0.9 ? 1.0 : 0.0, fabs(u[0]) < 0.9 ? 0.0 : 1.0, 0.0};
+        double o[3] = {u[1] * ax[2] - u[2] * ax[1], u[2] * ax[0] - u[0] * ax[2], u[0] * ax[1] - u[1] * ax[0]};
+        dquat_axis_angle(o[0], o[1], o[2], MF_PI, q);
+        return;
+    }
+    double n = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2] + (1.0 + d) * (1.0 + d));
+    q[0] = c[0] / n;
+    q[1] = c[1] / n;
+    q[2] = c[2] / n;
+    q[3] = (1.0 + d) / n;
+}
+
+static px_transform make_pose(double x, double y, double z, const double q[4])
+{
+    px_transform t = PX_TRANSFORM_IDENTITY_INIT;
+    t.p[0] = (float)x;
+    t.p[1] = (float)y;
+    t.p[2] = (float)z;
+    if (q != NULL)
+    {
+        for (int i = 0; i < 4; ++i)
+        {
+            t.q[i] = (float)q[i];
+        }
+    }
+    return t;
+}
+
+/* The float pose as doubles, quaternion normalized as the library does. */
+static void pose_to_double(const px_transform* t, double q[4], double p[3])
+{
+    double n = 0.0;
+    for (int i = 0; i < 4; ++i)
+    {
+        q[i] = (double)t->q[i];
+        n += q[i] * q[i];
+    }
+    n = sqrt(n);
+    for (int i = 0; i < 4; ++i)
+    {
+        q[i] /= n;
+    }
+    for (int i = 0; i < 3; ++i)
+    {
+        p[i] = (double)t->p[i];
+    }
+}
+
+/* World position of a local point under a float pose, in double. */
+static void pose_point(const px_transform* t, const double local[3], double world[3])
+{
+    double q[4], p[3];
+    pose_to_double(t, q, p);
+    dquat_rotate(q, local, world);
+    for (int i = 0; i < 3; ++i)
+    {
+        world[i] += p[i];
+    }
+}
+
+static void pose_vector(const px_transform* t, const double local[3], double world[3])
+{
+    double q[4], p[3];
+    pose_to_double(t, q, p);
+    dquat_rotate(q, local, world);
+}
+
+/* Overlap of two posed boxes along unit axis l: (extent of A + extent of B) - |centre offset| along l, in
+ * double. Negative: separated along l. */
+static double dbox_overlap(const float* ha, const px_transform* ta, const float* hb, const px_transform* tb,
+                           const double l[3])
+{
+    double ext = 0.0, off = 0.0;
+    for (int k = 0; k < 3; ++k)
+    {
+        double ea[3] = {0, 0, 0}, eb[3] = {0, 0, 0}, wa[3], wb[3];
+        ea[k] = 1.0;
+        eb[k] = 1.0;
+        pose_vector(ta, ea, wa);
+        pose_vector(tb, eb, wb);
+        ext += (double)ha[k] * fabs(wa[0] * l[0] + wa[1] * l[1] + wa[2] * l[2]) +
+               (double)hb[k] * fabs(wb[0] * l[0] + wb[1] * l[1] + wb[2] * l[2]);
+        off += ((double)tb->p[k] - (double)ta->p[k]) * l[k];
+    }
+    return ext - fabs(off);
+}
+
+/* Penetration depth of two posed boxes by the separating-axis test in double (the minimum overlap over the
+ * 15 axes: exact when they overlap; when they do not, minus a lower bound of their distance). */
+static double dbox_depth(const float* ha, const px_transform* ta, const float* hb, const px_transform* tb)
+{
+    double axes[6][3];
+    for (int k = 0; k < 3; ++k)
+    {
+        double e[3] = {0, 0, 0};
+        e[k] = 1.0;
+        pose_vector(ta, e, axes[k]);
+        pose_vector(tb, e, axes[3 + k]);
+    }
+    double best = INFINITY;
+    for (int i = 0; i < 6; ++i)
+    {
+        best = fmin(best, dbox_overlap(ha, ta, hb, tb, axes[i]));
+    }
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int j = 3; j < 6; ++j)
+        {
+            const double* u = axes[i];
+            const double* v = axes[j];
+            double l[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+            double n = sqrt(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
+            if (n > 1e-9)
+            {
+                for (int k = 0; k < 3; ++k)
+                {
+                    l[k] /= n;
+                }
+                best = fmin(best, dbox_overlap(ha, ta, hb, tb, l));
+            }
+        }
+    }
+    return best;
+}
+
+/* Distance from x to segment a-b. */
+static double dsegment_distance(const double x[3], const double a[3], const double b[3])
+{
+    double ab[3], ax[3], dd = 0.0, t = 0.0;
+    for (int i = 0; i < 3; ++i)
+    {
+        ab[i] = b[i] - a[i];
+        ax[i] = x[i] - a[i];
+        dd += ab[i] * ab[i];
+        t += ab[i] * ax[i];
+    }
+    t = dd > 0.0 ? fmin(fmax(t / dd, 0.0), 1.0) : 0.0;
+    double e = 0.0;
+    for (int i = 0; i < 3; ++i)
+    {
+        double c = ax[i] - t * ab[i];
+        e += c * c;
+    }
+    return sqrt(e);
+}
+
+/* Signed distance of world point x to the posed shape (hulls: the largest face-plane distance, exact on
+ * and inside the surface and a lower bound just outside). */
+static double shape_sdf(const px_shape* s, const px_transform* t, const float xw[3])
+{
+    double q[4], p[3], d[3], x[3];
+    pose_to_double(t, q, p);
+    for (int i = 0; i < 3; ++i)
+    {
+        d[i] = (double)xw[i] - p[i];
+    }
+    double qc[4] = {-q[0], -q[1], -q[2], q[3]};
+    dquat_rotate(qc, d, x);
+    double r = (double)s->radius;
+    switch (s->type)
+    {
+    case PX_SHAPE_BOX: {
+        double outside = 0.0, inside = -INFINITY;
+        for (int i = 0; i < 3; ++i)
+        {
+            double e = fabs(x[i]) - (double)s->box.half_extents[i];
+            outside += e > 0.0 ? e * e : 0.0;
+            inside = fmax(inside, e);
+        }
+        return sqrt(outside) + fmin(inside, 0.0) - r;
+    }
+    case PX_SHAPE_CAPSULE: {
+        double a[3] = {0.0, -(double)s->capsule.half_height, 0.0},
+               b[3] = {0.0, (double)s->capsule.half_height, 0.0};
+        return dsegment_distance(x, a, b) - r;
+    }
+    case PX_SHAPE_POINT:
+    case PX_SHAPE_SPHERE:
+        return sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) - r;
+    case PX_SHAPE_CYLINDER: {
+        double dr = sqrt(x[0] * x[0] + x[2] * x[2]) - (double)s->cylinder.radius;
+        double dy = fabs(x[1]) - (double)s->cylinder.half_height;
+        double outside = sqrt(fmax(dr, 0.0) * fmax(dr, 0.0) + fmax(dy, 0.0) * fmax(dy, 0.0));
+        return outside + fmin(fmax(dr, dy), 0.0) - r;
+    }
+    case PX_SHAPE_HULL: {
+        const struct px_hull* h = s->hull.built;
+        double best = -INFINITY;
+        for (int f = 0; f < h->face_count; ++f)
+        {
+            const float* pl = h->faces[f].plane;
+            best = fmax(best,
+                        (double)pl[0] * x[0] + (double)pl[1] * x[1] + (double)pl[2] * x[2] - (double)pl[3]);
+        }
+        return best - r;
+    }
+    default:
+        return NAN;
+    }
+}
+
+/* ----------------------------------------------------------------------------------------------------- */
+/* Hulls filled by hand: prisms over a regular n-gon (a box is the 4-gon turned 45 degrees) */
+
+#define MF_MAX_PRISM 16
+
+typedef struct mf_hull
+{
+    struct px_hull hull;
+    float vertices[3 * 2 * MF_MAX_PRISM];
+    px_hull_face faces[MF_MAX_PRISM + 2];
+    int32_t indices[2 * MF_MAX_PRISM + 4 * MF_MAX_PRISM];
+} mf_hull;
+
+/* Orient face f (vertex list already in cyclic order) counter-clockwise seen from outside and set its plane;
+ * centre is a point inside the hull. */
+static void orient_face(mf_hull* t, int f, const double centre[3])
+{
+    px_hull_face* face = &t->faces[f];
+    int32_t* idx = t->indices + face->first;
+    double n[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+    for (int i = 0; i < face->count; ++i)
+    {
+        const float* a = t->vertices + 3 * idx[i];
+        const float* b = t->vertices + 3 * idx[(i + 1) % face->count];
+        /* Newell's normal */
+        n[0] += ((double)a[1] - (double)b[1]) * ((double)a[2] + (double)b[2]);
+        n[1] += ((double)a[2] - (double)b[2]) * ((double)a[0] + (double)b[0]);
+        n[2] += ((double)a[0] - (double)b[0]) * ((double)a[1] + (double)b[1]);
+        for (int k = 0; k < 3; ++k)
+        {
+            c[k] += (double)a[k] / face->count;
+        }
+    }
+    double out = n[0] * (c[0] - centre[0]) + n[1] * (c[1] - centre[1]) + n[2] * (c[2] - centre[2]);
+    if (out < 0.0)
+    {
+        for (int i = 0; i < face->count / 2; ++i)
+        {
+            int32_t tmp = idx[i];
+            idx[i] = idx[face->count - 1 - i];
+            idx[face->count - 1 - i] = tmp;
+        }
+        for (int k = 0; k < 3; ++k)
+        {
+            n[k] = -n[k];
+        }
+    }
+    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int k = 0; k < 3; ++k)
+    {
+        face->plane[k] = (float)(n[k] / len);
+    }
+    face->plane[3] = (float)((n[0] * c[0] + n[1] * c[1] + n[2] * c[2]) / len);
+}
+
+/* Prism along y from -hy to hy over the n-gon (rx cos a, rz sin a), a = phase + 2 pi i / n. */
+static px_shape prism_hull(mf_hull* t, int n, double rx, double rz, double hy, double phase)
+{
+    memset(t, 0, sizeof(*t));
+    for (int i = 0; i < n; ++i)
+    {
+        double a = phase + 2.0 * MF_PI * i / n;
+        float x = (float)(rx * cos(a)), z = (float)(rz * sin(a));
+        float* lo = t->vertices + 3 * i;
+        float* hi = t->vertices + 3 * (n + i);
+        lo[0] = hi[0] = x;
+        lo[2] = hi[2] = z;
+        lo[1] = (float)-hy;
+        hi[1] = (float)hy;
+    }
+    int used = 0;
+    double centre[3] = {0, 0, 0};
+    /* caps */
+    for (int cap = 0; cap < 2; ++cap)
+    {
+        px_hull_face* face = &t->faces[cap];
+        face->first = used;
+        face->count = n;
+        for (int i = 0; i < n; ++i)
+        {
+            t->indices[used++] = cap * n + i;
+        }
+        orient_face(t, cap, centre);
+    }
+    for (int i = 0; i < n; ++i)
+    {
+        px_hull_face* face = &t->faces[2 + i];
+        face->first = used;
+        face->count = 4;
+        int j = (i + 1) % n;
+        t->indices[used++] = i;
+        t->indices[used++] = j;
+        t->indices[used++] = n + j;
+        t->indices[used++] = n + i;
+        orient_face(t, 2 + i, centre);
+    }
+    t->hull.dimension = 3;
+    t->hull.vertex_count = 2 * n;
+    t->hull.vertices = t->vertices;
+    t->hull.face_count = n + 2;
+    t->hull.faces = t->faces;
+    t->hull.face_indices = t->indices;
+    t->hull.face_index_count = used;
+    t->hull.extent = (float)sqrt(fmax(rx, rz) * fmax(rx, rz) + hy * hy);
+    px_shape s = px_shape_hull(t->vertices, 2 * n);
+    s.hull.built = &t->hull;
+    return s;
+}
+
+/* A box as a hand-filled hull. */
+static px_shape box_hull(mf_hull* t, double hx, double hy, double hz)
+{
+    return prism_hull(t, 4, hx * sqrt(2.0), hz * sqrt(2.0), hy, 0.25 * MF_PI);
+}
+
+/* ----------------------------------------------------------------------------------------------------- */
+/* Checks */
+
+static int check_invariants(const char* label, const px_shape* a, const px_transform* ta, const px_shape* b,
+                            const px_transform* tb, const px_manifold* m, float margin)
+{
+    if (m->count < 0 || m->count > PX_MANIFOLD_MAX_POINTS)
+    {
+        fprintf(stderr, "%s: count %d\n", label, m->count);
+        return 1;
+    }
+    if (m->count == 0)
+    {
+        return 0;
+    }
+    double nn = (double)m->normal[0] * m->normal[0] + (double)m->normal[1] * m->normal[1] +
+                (double)m->normal[2] * m->normal[2];
+    if (!(fabs(nn - 1.0) <= 1e-5))
+    {
+        fprintf(stderr, "%s: |normal|^2 = %.9g\n", label, nn);
+        return 1;
+    }
+    for (int i = 0; i < m->count; ++i)
+    {
+        const px_manifold_point* p = &m->points[i];
+        for (int j = 0; j < i; ++j)
+        {
+            if (m->points[j].id == p->id)
+            {
+                fprintf(stderr, "%s: points %d and %d share id 0x%08x\n", label, j, i, p->id);
+                return 1;
+            }
+        }
+        double sa = shape_sdf(a, ta, p->point_a), sb = shape_sdf(b, tb, p->point_b);
+        double gap = 0.0;
+        for (int k = 0; k < 3; ++k)
+        {
+            double e = (double)p->point_b[k] - ((double)p->point_a[k] + (double)p->separation * m->normal[k]);
+            gap = fmax(gap, fabs(e));
+        }
+        if (!(p->separation <= margin + 1e-6f) || !(fabs(sa) <= MF_POS_TOL) || !(fabs(sb) <= MF_POS_TOL) ||
+            !(gap <= 1e-6))
+        {
+            fprintf(stderr,
+                    "%s: point %d (id 0x%08x): separation %.9g (margin %g), sdf A %.3g, sdf B %.3g, "
+                    "|b - (a + s n)| %.3g\n",
+                    label, i, p->id, (double)p->separation, (double)margin, sa, sb, gap);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Index of the manifold point whose `which` point (0: point_a, 1: point_b) is within tol of x, or -1. */
+static int find_point(const px_manifold* m, int which, const double x[3], double tol)
+{
+    for (int i = 0; i < m->count; ++i)
+    {
+        const float* p = which == 0 ? m->points[i].point_a : m->points[i].point_b;
+        if (fabs((double)p[0] - x[0]) <= tol && fabs((double)p[1] - x[1]) <= tol &&
+            fabs((double)p[2] - x[2]) <= tol)
+        {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static void print_manifold(const char* label, const px_manifold* m)
+{
+    fprintf(stderr, "%s: count %d, normal (%.7g, %.7g, %.7g)\n", label, m->count, (double)m->normal[0],
+            (double)m->normal[1], (double)m->normal[2]);
+    for (int i = 0; i < m->count; ++i)
+    {
+        const px_manifold_point* p = &m->points[i];
+        fprintf(stderr, "  [%d] a (%.7g, %.7g, %.7g) b (%.7g, %.7g, %.7g) sep %.7g id 0x%08x\n", i,
+                (double)p->point_a[0], (double)p->point_a[1], (double)p->point_a[2], (double)p->point_b[0],
+                (double)p->point_b[1], (double)p->point_b[2], (double)p->separation, p->id);
+    }
+}
+
+/* The manifold must hold exactly the points of the rectangle [x0, x1] x [z0, z1] at height y (point_a), each
+ * with the given separation, and the normal (0, ny, 0). */
+static int check_rectangle(const char* label, const px_manifold* m, double x0, double x1, double z0,
+                           double z1, double y, double separation, double ny)
+{
+    int bad = m->count != 4 || !(fabs((double)m->normal[1] - ny) <= 1e-6);
+    const double xs[4] = {x0, x1, x1, x0}, zs[4] = {z0, z0, z1, z1};
+    int found_mask = 0;
+    for (int c = 0; c < 4 && !bad; ++c)
+    {
+        double corner[3] = {xs[c], y, zs[c]};
+        int i = find_point(m, 0, corner, MF_POS_TOL);
+        if (i < 0 || (found_mask & (1 << i)) ||
+            !(fabs((double)m->points[i].separation - separation) <= MF_POS_TOL))
+        {
+            fprintf(stderr, "%s: corner (%g, %g, %g) missing or wrong\n", label, corner[0], corner[1],
+                    corner[2]);
+            bad = 1;
+        }
+        else
+        {
+            found_mask |= 1 << i;
+        }
+    }
+    if (bad)
+    {
+        print_manifold(label, m);
+    }
+    return bad;
+}
+
+/* ----------------------------------------------------------------------------------------------------- */
+/* Boxes face-on */
+
+static int box_on_box_face(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    px_shape floor = px_shape_box((vec3){1.0f, 0.5f, 1.0f});
+    px_shape top = px_shape_box((vec3){0.5f, 0.25f, 0.4f});
+    px_transform tf = make_pose(0, 0, 0, NULL);
+    px_transform tt = make_pose(0.1, 0.75 - 1e-3, -0.2, NULL);
+    px_manifold m;
+    PX_CHECK_STATUS(px_manifold_world(&floor, &tf, &top, &tt, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("floor/top", &floor, &tf, &top, &tt, &m, config.margin) == 0);
+    PX_CHECK(check_rectangle("floor/top", &m, -0.4, 0.6, -0.6, 0.2, 0.5, -1e-3, 1.0) == 0);
+    /* swapped: the normal flips, point_a is now on the top box */
+    PX_CHECK_STATUS(px_manifold_world(&top, &tt, &floor, &tf, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("top/floor", &top, &tt, &floor, &tf, &m, config.margin) == 0);
+    PX_CHECK(check_rectangle("top/floor", &m, -0.4, 0.6, -0.6, 0.2, 0.5 - 1e-3, -1e-3, -1.0) == 0);
+    return 0;
+}
+
+static int box_offset_overlap(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    px_shape cube = px_shape_box((vec3){0.5f, 0.5f, 0.5f});
+    px_transform ta = make_pose(0, 0, 0, NULL);
+    px_transform tb = make_pose(0.6, 1.0 - 1e-3, 0.3, NULL);
+    px_manifold m;
+    PX_CHECK_STATUS(px_manifold_world(&cube, &ta, &cube, &tb, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("offset", &cube, &ta, &cube, &tb, &m, config.margin) == 0);
+    PX_CHECK(check_rectangle("offset", &m, 0.1, 0.5, -0.2, 0.5, 0.5, -1e-3, 1.0) == 0);
+    return 0;
+}
+
+/* Exactly touching (gap 0): the cores touch, and the contact path must still give a face normal. */
+static int box_touching(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    px_shape cube = px_shape_box((vec3){0.5f, 0.5f, 0.5f});
+    px_transform ta = make_pose(0, 0, 0, NULL);
+    px_transform tb = make_pose(0.25, 1.0, -0.125, NULL);
+    px_manifold m;
+    PX_CHECK_STATUS(px_manifold_world(&cube, &ta, &cube, &tb, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("touching", &cube, &ta, &cube, &tb, &m, config.margin) == 0);
+    PX_CHECK(check_rectangle("touching", &m, -0.25, 0.5, -0.5, 0.375, 0.5, 0.0, 1.0) == 0);
+    return 0;
+}
+
+/* Vertices of the polygon (B's bottom face, world) clipped to |x| <= h, |z| <= h, in double. */
+static int dclip_square(const double* in, int n, double h, double* out)
+{
+    double buf[2][3 * 32];
+    memcpy(buf[0], in, sizeof(double) * 3 * (size_t)n);
+    int cur = 0;
+    for (int plane = 0; plane < 4; ++plane)
+    {
+        int axis = plane < 2 ? 0 : 2;
+        double sign = (plane & 1) ? -1.0 : 1.0;
+        int m = 0;
+        for (int i = 0; i < n; ++i)
+        {
+            const double* p = &buf[cur][3 * i];
+            const double* q = &buf[cur][3 * ((i + 1) % n)];
+            double dp = sign * p[axis] - h, dq = sign * q[axis] - h;
+            if (dp <= 0.0)
+            {
+                memcpy(&buf[1 - cur][3 * m++], p, sizeof(double) * 3);
+            }
+            if ((dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0))
+            {
+                double t = dp / (dp - dq);
+                for (int k = 0; k < 3; ++k)
+                {
+                    buf[1 - cur][3 * m + k] = p[k] + t * (q[k] - p[k]);
+                }
+                ++m;
+            }
+        }
+        n = m;
+        cur = 1 - cur;
+    }
+    memcpy(out, buf[cur], sizeof(double) * 3 * (size_t)n);
+    return n;
+}
+
+/* Twice the area of the polygon through points (x, z) in the given order, by the shoelace formula. */
+static double quad_area(const double (*p)[3], const int idx[4])
+{
+    /* order the four by angle around their centroid first */
+    double cx = 0, cz = 0;
+    for (int i = 0; i < 4; ++i)
+    {
+        cx += p[idx[i]][0] / 4;
+        cz += p[idx[i]][2] / 4;
+    }
+    int o[4] = {idx[0], idx[1], idx[2], idx[3]};
+    for (int i = 1; i < 4; ++i)
+    {
+        for (int j = i; j > 0 && atan2(p[o[j - 1]][2] - cz, p[o[j - 1]][0] - cx) >
+                                     atan2(p[o[j]][2] - cz, p[o[j]][0] - cx);
+             --j)
+        {
+            int t = o[j];
+            o[j] = o[j - 1];
+            o[j - 1] = t;
+        }
+    }
+    double s = 0;
+    for (int i = 0; i < 4; ++i)
+    {
+        s += p[o[i]][0] * p[o[(i + 1) % 4]][2] - p[o[(i + 1) % 4]][0] * p[o[i]][2];
+    }
+    return fabs(s);
+}
+
+/* The top cube turned 45 degrees about the vertical and tilted slightly, so the overlap is an octagon whose
+ * vertices have different depths: four points, including the deepest octagon vertex, spanning nearly the
+ * largest quadrilateral that contains it. */
+static int box_rotated_octagon(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    px_shape cube = px_shape_box((vec3){0.5f, 0.5f, 0.5f});
+    px_transform ta = make_pose(0, 0, 0, NULL);
+    double qy[4], qx[4], q[4];
+    dquat_axis_angle(0, 1, 0, 0.25 * MF_PI, qy);
+    dquat_axis_angle(1, 0, 0, 1.5e-3, qx);
+    dquat_mul(qx, qy, q);
+    px_transform tb = make_pose(0.0, 1.0 - 1e-3, 0.0, q);
+    px_manifold m;
+    PX_CHECK_STATUS(px_manifold_world(&cube, &ta, &cube, &tb, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("octagon", &cube, &ta, &cube, &tb, &m, config.margin) == 0);
+    PX_CHECK(m.count == 4);
+    PX_CHECK(m.normal[1] > 0.99999f);
+    /* B's bottom face in world (double), clipped to A's top square: the octagon */
+    double face[12], oct[3 * 32];
+    const double cs[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+    for (int i = 0; i < 4; ++i)
+    {
+        double local[3] = {0.5 * cs[i][0], -0.5, 0.5 * cs[i][1]};
+        pose_point(&tb, local, face + 3 * i);
+    }
+    int n = dclip_square(face, 4, 0.5, oct);
+    PX_CHECK(n == 8);
+    double(*v)[3] = (double(*)[3])oct;
+    int deepest = 0;
+    for (int i = 1; i < n; ++i)
+    {
+        deepest = v[i][1] < v[deepest][1] ? i : deepest;
+    }
+    /* the deepest vertex is kept, at its depth (point_b on B, separation = its height over A's top) */
+    int k = find_point(&m, 1, v[deepest], 1e-4);
+    if (k < 0)
+    {
+        print_manifold("octagon", &m);
+    }
+    PX_CHECK(k >= 0);
+    PX_CHECK_NEAR(m.points[k].separation, v[deepest][1] - 0.5, MF_POS_TOL);
+    /* every point is an octagon vertex; the area is at least 90% of the best quadrilateral with the
+     * deepest vertex */
+    int idx[4];
+    for (int i = 0; i < 4; ++i)
+    {
+        double pb[3] = {m.points[i].point_b[0], m.points[i].point_b[1], m.points[i].point_b[2]};
+        idx[i] = -1;
+        for (int j = 0; j < n; ++j)
+        {
+            if (fabs(pb[0] - v[j][0]) <= 1e-4 && fabs(pb[2] - v[j][2]) <= 1e-4)
+            {
+                idx[i] = j;
+            }
+        }
+        PX_CHECK(idx[i] >= 0);
+    }
+    double best = 0.0;
+    for (int a = 0; a < n; ++a)
+    {
+        for (int b = a + 1; b < n; ++b)
+        {
+            for (int c = b + 1; c < n; ++c)
+            {
+                if (a != deepest && b != deepest && c != deepest)
+                {
+                    int s[4] = {deepest, a, b, c};
+                    best = fmax(best, quad_area((const double(*)[3])v, s));
+                }
+            }
+        }
+    }
+    double got = quad_area((const double(*)[3])v, idx);
+    PX_CHECK(got >= 0.9 * best);
+    return 0;
+}
+
+/* Three boxes stacked, the middle one turned 30 degrees: neighbours touch with four points, the bottom and
+ * top boxes not at all. */
+static int box_stack(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    px_shape boxes[3] = {px_shape_box((vec3){1.0f, 0.25f, 1.0f}), px_shape_box((vec3){0.4f, 0.3f, 0.3f}),
+                         px_shape_box((vec3){0.2f, 0.2f, 0.2f})};
+    double q30[4];
+    dquat_axis_angle(0, 1, 0, MF_PI / 6.0, q30);
+    px_transform poses[3] = {make_pose(0, 0, 0, NULL), make_pose(0.1, 0.25 + 0.3 - 1e-3, 0.05, q30),
+                             make_pose(0.15, 0.25 + 0.6 + 0.2 - 2e-3, 0.0, NULL)};
+    const int expect[3][3] = {{0, 4, 0}, {4, 0, 4}, {0, 4, 0}};
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int j = 0; j < 3; ++j)
+        {
+            if (i == j)
+            {
+                continue;
+            }
+            px_manifold m;
+            char label[32];
+            snprintf(label, sizeof(label), "stack %d/%d", i, j);
+            PX_CHECK_STATUS(px_manifold_world(&boxes[i], &poses[i], &boxes[j], &poses[j], &config, &m),
+                            PX_OK);
+            PX_CHECK(check_invariants(label, &boxes[i], &poses[i], &boxes[j], &poses[j], &m, config.margin) ==
+                     0);
+            if (m.count != expect[i][j])
+            {
+                print_manifold(label, &m);
+            }
+            PX_CHECK(m.count == expect[i][j]);
+            for (int k = 0; k < m.count; ++k)
+            {
+                PX_CHECK_NEAR(m.points[k].separation, -1e-3, MF_POS_TOL);
+            }
+            if (m.count > 0)
+            {
+                PX_CHECK_NEAR(m.normal[1], j > i ? 1.0 : -1.0, 1e-6);
+            }
+        }
+    }
+    return 0;
+}
+
+/* A box with random half extents, random yaw and a random small tilt on a large floor box, its lowest
+ * corner at a random depth: the points must be exactly the corners of its bottom face within the margin
+ * (computed here in double), at their depths. */
+static int box_random_tilts(void)
+{
+    px_rng rng = px_rng_seeded(0x6d616e31ull);
+    px_manifold_config config = px_manifold_default_config();
+    px_shape floor = px_shape_box((vec3){3.0f, 0.5f, 3.0f});
+    px_transform tf = make_pose(0, 0, 0, NULL);
+    int counts[5] = {0, 0, 0, 0, 0};
+    for (int trial = 0; trial < 400; ++trial)
+    {
+        float h[3] = {(float)px_rng_range(&rng, 0.2, 0.6), (float)px_rng_range(&rng, 0.2, 0.6),
+                      (float)px_rng_range(&rng, 0.2, 0.6)};
+        px_shape box = px_shape_box(h);
+        double yaw[4], tilt[4], q[4], axis[3];
+        dquat_axis_angle(0, 1, 0, px_rng_range(&rng, -MF_PI, MF_PI), yaw);
+        double phi = px_rng_range(&rng, 0, 2 * MF_PI);
+        axis[0] = cos(phi);
+        axis[1] = 0;
+        axis[2] = sin(phi);
+        /* a quarter of the trials tilt about one of the box's own horizontal axes: an edge rests */
+        double angle = px_rng_range(&rng, 0.0, 0.02);
+        if (trial % 4 == 0)
+        {
+            double local[3] = {trial % 8 == 0 ? 1.0 : 0.0, 0.0, trial % 8 == 0 ? 0.0 : 1.0};
+            dquat_rotate(yaw, local, axis);
+        }
+        dquat_axis_angle(axis[0], axis[1], axis[2], angle, tilt);
+        dquat_mul(tilt, yaw, q);
+        px_transform tb = make_pose(0, 0, 0, q);
+        /* the bottom face's corners, relative to the centre (the pose's float quaternion, in double) */
+        double corner[4][3];
+        double lowest = INFINITY;
+        for (int c = 0; c < 4; ++c)
+        {
+            double local[3] = {(c & 1) ? h[0] : -h[0], -h[1], (c & 2) ? h[2] : -h[2]};
+            pose_vector(&tb, local, corner[c]);
+            lowest = fmin(lowest, corner[c][1]);
+        }
+        double depth = px_rng_range(&rng, 0.0, 2e-3);
+        double cx = px_rng_range(&rng, -1, 1), cz = px_rng_range(&rng, -1, 1);
+        tb = make_pose(cx, 0.5 - depth - lowest, cz, q);
+        /* expected: the corners within the margin of the floor's top */
+        int expected = 0;
+        bool ambiguous = false;
+        double sep[4];
+        for (int c = 0; c < 4; ++c)
+        {
+            double local[3] = {(c & 1) ? h[0] : -h[0], -h[1], (c & 2) ? h[2] : -h[2]};
+            pose_point(&tb, local, corner[c]);
+            sep[c] = corner[c][1] - 0.5;
+            expected += sep[c] <= (double)config.margin ? 1 : 0;
+            ambiguous = ambiguous || fabs(sep[c] - (double)config.margin) <= 1e-5;
+        }
+        px_manifold m;
+        char label[48];
+        snprintf(label, sizeof(label), "tilt trial %d", trial);
+        PX_CHECK_STATUS(px_manifold_world(&floor, &tf, &box, &tb, &config, &m), PX_OK);
+        PX_CHECK(check_invariants(label, &floor, &tf, &box, &tb, &m, config.margin) == 0);
+        if (!(fabs((double)m.normal[1] - 1.0) <= 1e-6))
+        {
+            px_contact c;
+            PX_CHECK(px_contact_world(&floor, &tf, &box, &tb, &config.contact, &c) >= 0);
+            print_manifold(label, &m);
+            fprintf(stderr,
+                    "  contact distance %.7g normal (%.7g %.7g %.7g) method %d; B at (%a, %a, %a) q (%a, %a, "
+                    "%a, %a) h (%a, %a, %a)\n",
+                    (double)c.distance, (double)c.normal[0], (double)c.normal[1], (double)c.normal[2],
+                    (int)c.method, (double)tb.p[0], (double)tb.p[1], (double)tb.p[2], (double)tb.q[0],
+                    (double)tb.q[1], (double)tb.q[2], (double)tb.q[3], (double)h[0], (double)h[1],
+                    (double)h[2]);
+        }
+        PX_CHECK_NEAR(m.normal[1], 1.0, 1e-6);
+        if (ambiguous)
+        {
+            continue;
+        }
+        if (m.count != expected)
+        {
+            print_manifold(label, &m);
+        }
+        PX_CHECK(m.count == expected);
+        counts[expected]++;
+        for (int c = 0; c < 4; ++c)
+        {
+            if (sep[c] <= (double)config.margin)
+            {
+                int k = find_point(&m, 1, corner[c], MF_POS_TOL);
+                if (k < 0)
+                {
+                    print_manifold(label, &m);
+                }
+                PX_CHECK(k >= 0);
+                PX_CHECK_NEAR(m.points[k].separation, sep[c], MF_POS_TOL);
+            }
+        }
+    }
+    /* the sweep must have covered every count */
+    for (int c = 1; c <= 4; ++c)
+    {
+        if (counts[c] < 10)
+        {
+            fprintf(stderr, "only %d trials with %d points\n", counts[c], c);
+        }
+        PX_CHECK(counts[c] >= 10);
+    }
+    return 0;
+}
+
+/* A box on a randomly turned box's top face, both in arbitrary orientations, and random overlapping pairs
+ * (edges and corners included): the invariants, and for the resting ones a normal along A's face normal and
+ * the deepest point at the contact's depth. */
+static int box_random_pairs(void)
+{
+    px_rng rng = px_rng_seeded(0x6d616e32ull);
+    px_manifold_config config = px_manifold_default_config();
+    for (int trial = 0; trial < 500; ++trial)
+    {
+        bool resting = trial % 2 == 0;
+        float ha[3], hb[3];
+        for (int k = 0; k < 3; ++k)
+        {
+            ha[k] = (float)px_rng_range(&rng, 0.2, 1.0);
+            hb[k] = (float)px_rng_range(&rng, 0.1, 0.5);
+        }
+        px_shape a = px_shape_box(ha), b = px_shape_box(hb);
+        double qa[4], qb[4];
+        px_rng_quat(&rng, qa);
+        px_transform ta =
+            make_pose(px_rng_range(&rng, -2, 2), px_rng_range(&rng, -2, 2), px_rng_range(&rng, -2, 2), qa);
+        px_transform tb;
+        if (resting)
+        {
+            /* B in A's frame: on A's +y face, yawed, tilted a little, sunk by a small depth */
+            double yaw[4], tilt[4], ql[4], qw[4];
+            dquat_axis_angle(0, 1, 0, px_rng_range(&rng, -MF_PI, MF_PI), yaw);
+            dquat_axis_angle(px_rng_range(&rng, -1, 1), 0, px_rng_range(&rng, -1, 1),
+                             px_rng_range(&rng, 0, 0.01), tilt);
+            dquat_mul(tilt, yaw, ql);
+            double lowest = INFINITY;
+            for (int c = 0; c < 8; ++c)
+            {
+                double local[3] = {(c & 1) ? hb[0] : -hb[0], (c & 2) ? hb[1] : -hb[1],
+                                   (c & 4) ? hb[2] : -hb[2]};
+                double r[3];
+                dquat_rotate(ql, local, r);
+                lowest = fmin(lowest, r[1]);
+            }
+            double centre_local[3] = {px_rng_range(&rng, -0.5, 0.5) * ha[0],
+                                      (double)ha[1] - lowest - px_rng_range(&rng, 0, 2e-3),
+                                      px_rng_range(&rng, -0.5, 0.5) * ha[2]};
+            double centre[3];
+            pose_point(&ta, centre_local, centre);
+            double qad[4], pad[3];
+            pose_to_double(&ta, qad, pad);
+            dquat_mul(qad, ql, qw);
+            tb = make_pose(centre[0], centre[1], centre[2], qw);
+        }
+        else
+        {
+            px_rng_quat(&rng, qb);
+            double dir[3];
+            px_rng_unit_vector(&rng, dir);
+            double reach =
+                px_rng_range(&rng, 0.2, 1.0) * (ha[0] + ha[1] + ha[2] + hb[0] + hb[1] + hb[2]) / 2.0;
+            tb = make_pose(ta.p[0] + reach * dir[0], ta.p[1] + reach * dir[1], ta.p[2] + reach * dir[2], qb);
+        }
+        px_manifold m;
+        char label[48];
+        snprintf(label, sizeof(label), "%s trial %d", resting ? "resting" : "random", trial);
+        PX_CHECK_STATUS(px_manifold_world(&a, &ta, &b, &tb, &config, &m), PX_OK);
+        PX_CHECK(check_invariants(label, &a, &ta, &b, &tb, &m, config.margin) == 0);
+        /* points exactly when the boxes overlap, none when the separating-axis bound puts them beyond the
+         * margin (in between, a box's distance is not known exactly here) */
+        double depth = dbox_depth(ha, &ta, hb, &tb);
+        if ((depth > 1e-6 && m.count == 0) || (depth < -(double)config.margin - 1e-6 && m.count > 0))
+        {
+            fprintf(stderr, "%s: depth %.7g (double SAT) but %d points\n", label, depth, m.count);
+            print_manifold(label, &m);
+            return 1;
+        }
+        if (resting)
+        {
+            /* the normal is a face normal: A's (outward) or B's (inward) */
+            bool face_normal = false;
+            for (int f = 0; f < 12 && !face_normal; ++f)
+            {
+                double local[3] = {0, 0, 0}, w[3];
+                local[(f % 6) >> 1] = ((f % 6) & 1) ? -1.0 : 1.0;
+                pose_vector(f < 6 ? &ta : &tb, local, w);
+                double sign = f < 6 ? 1.0 : -1.0, e = 0.0;
+                for (int k = 0; k < 3; ++k)
+                {
+                    e = fmax(e, fabs((double)m.normal[k] - sign * w[k]));
+                }
+                face_normal = e <= 1e-5;
+            }
+            float min_sep = INFINITY;
+            for (int k = 0; k < m.count; ++k)
+            {
+                min_sep = fminf(min_sep, m.points[k].separation);
+            }
+            /* the deepest point: no deeper than the boxes overlap along the manifold normal, and no shallower
+             * than the margin above the true depth (a deepest corner hanging over an edge is cut off) */
+            double n[3] = {m.normal[0], m.normal[1], m.normal[2]};
+            double along = dbox_overlap(ha, &ta, hb, &tb, n);
+            if (!(m.count >= 1) || !face_normal || !((double)min_sep >= -along - 1e-5) ||
+                !((double)min_sep <= -depth + (double)config.margin))
+            {
+                print_manifold(label, &m);
+                fprintf(stderr, "  depth %.7g (double SAT), overlap along the normal %.7g\n", depth, along);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ----------------------------------------------------------------------------------------------------- */
+/* Capsules and spheres */
+
+static int capsule_lying_on_box(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    px_shape floor = px_shape_box((vec3){1.0f, 0.5f, 1.0f});
+    px_shape capsule = px_shape_capsule(0.6f, 0.2f);
+    double qz[4];
+    dquat_axis_angle(0, 0, 1, 0.5 * MF_PI, qz); /* axis along x */
+    px_transform tf = make_pose(0, 0, 0, NULL);
+    px_transform tc = make_pose(0.1, 0.5 + 0.2 - 1e-3, 0.2, qz);
+    px_manifold m;
+    PX_CHECK_STATUS(px_manifold_world(&floor, &tf, &capsule, &tc, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("floor/capsule", &floor, &tf, &capsule, &tc, &m, config.margin) == 0);
+    PX_CHECK(m.count == 2);
+    PX_CHECK_NEAR(m.normal[1], 1.0, 1e-6);
+    const double ends[2][3] = {{-0.5, 0.5, 0.2}, {0.7, 0.5, 0.2}};
+    for (int e = 0; e < 2; ++e)
+    {
+        int k = find_point(&m, 0, ends[e], MF_POS_TOL);
+        PX_CHECK(k >= 0);
+        PX_CHECK_NEAR(m.points[k].separation, -1e-3, MF_POS_TOL);
+    }
+    /* capsule first: the normal points down, point_a is on the capsule */
+    PX_CHECK_STATUS(px_manifold_world(&capsule, &tc, &floor, &tf, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("capsule/floor", &capsule, &tc, &floor, &tf, &m, config.margin) == 0);
+    PX_CHECK(m.count == 2);
+    PX_CHECK_NEAR(m.normal[1], -1.0, 1e-6);
+    for (int e = 0; e < 2; ++e)
+    {
+        int k = find_point(&m, 1, ends[e], MF_POS_TOL);
+        PX_CHECK(k >= 0);
+        PX_CHECK_NEAR(m.points[k].separation, -1e-3, MF_POS_TOL);
+        PX_CHECK_NEAR(m.points[k].point_a[1], 0.5 - 1e-3, MF_POS_TOL);
+    }
+    /* hanging over the edge at x = 1: clipped there */
+    tc = make_pose(0.8, 0.5 + 0.2 - 1e-3, 0.2, qz);
+    PX_CHECK_STATUS(px_manifold_world(&floor, &tf, &capsule, &tc, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("overhang", &floor, &tf, &capsule, &tc, &m, config.margin) == 0);
+    PX_CHECK(m.count == 2);
+    const double clipped[2][3] = {{0.2, 0.5, 0.2}, {1.0, 0.5, 0.2}};
+    for (int e = 0; e < 2; ++e)
+    {
+        PX_CHECK(find_point(&m, 0, clipped[e], MF_POS_TOL) >= 0);
+    }
+    /* tilted so one end lifts beyond the margin: one point, at the low end */
+    double tilt[4], q[4];
+    dquat_axis_angle(0, 0, 1, 0.02, tilt);
+    dquat_mul(tilt, qz, q);
+    tc = make_pose(0.1, 0.5 + 0.2 - 1e-3 + 0.6 * sin(0.02), 0.2, q);
+    PX_CHECK_STATUS(px_manifold_world(&floor, &tf, &capsule, &tc, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("tilted", &floor, &tf, &capsule, &tc, &m, config.margin) == 0);
+    PX_CHECK(m.count == 1);
+    PX_CHECK_NEAR(m.points[0].separation, -1e-3, 1e-4);
+    return 0;
+}
+
+static int capsule_standing_and_sphere(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    px_shape floor = px_shape_box((vec3){1.0f, 0.5f, 1.0f});
+    px_shape capsule = px_shape_capsule(0.6f, 0.2f);
+    px_shape sphere = px_shape_sphere(0.3f);
+    px_transform tf = make_pose(0, 0, 0, NULL);
+    px_transform tc = make_pose(0.3, 0.5 + 0.8 - 1e-3, -0.4, NULL);
+    px_transform ts = make_pose(-0.3, 0.5 + 0.3 - 2e-3, 0.4, NULL);
+    px_manifold m;
+    PX_CHECK_STATUS(px_manifold_world(&floor, &tf, &capsule, &tc, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("standing", &floor, &tf, &capsule, &tc, &m, config.margin) == 0);
+    PX_CHECK(m.count == 1);
+    PX_CHECK_NEAR(m.points[0].separation, -1e-3, MF_POS_TOL);
+    const double foot[3] = {0.3, 0.5, -0.4};
+    PX_CHECK(find_point(&m, 0, foot, MF_POS_TOL) == 0);
+    PX_CHECK_STATUS(px_manifold_world(&sphere, &ts, &floor, &tf, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("sphere", &sphere, &ts, &floor, &tf, &m, config.margin) == 0);
+    PX_CHECK(m.count == 1);
+    PX_CHECK_NEAR(m.points[0].separation, -2e-3, MF_POS_TOL);
+    PX_CHECK_NEAR(m.normal[1], -1.0, 1e-6);
+    const double under[3] = {-0.3, 0.5, 0.4};
+    PX_CHECK(find_point(&m, 1, under, MF_POS_TOL) == 0);
+    return 0;
+}
+
+static int capsule_pairs(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    px_shape lower = px_shape_capsule(0.6f, 0.2f), upper = px_shape_capsule(0.4f, 0.15f);
+    double qz[4], qx[4], qcross[4];
+    dquat_axis_angle(0, 0, 1, 0.5 * MF_PI, qz);
+    dquat_axis_angle(1, 0, 0, 0.5 * MF_PI, qx);
+    memcpy(qcross, qx, sizeof(qx));
+    px_transform tl = make_pose(0, 0, 0, qz);
+    /* parallel, overlapping along x over [0.3 - 0.4, 0.6]: two points at the overlap's ends */
+    px_transform tu = make_pose(0.3, 0.35 - 1e-3, 0, qz);
+    px_manifold m;
+    PX_CHECK_STATUS(px_manifold_world(&lower, &tl, &upper, &tu, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("parallel", &lower, &tl, &upper, &tu, &m, config.margin) == 0);
+    PX_CHECK(m.count == 2);
+    PX_CHECK_NEAR(m.normal[1], 1.0, 1e-6);
+    const double ends[2][3] = {{-0.1, 0.2, 0.0}, {0.6, 0.2, 0.0}};
+    for (int e = 0; e < 2; ++e)
+    {
+        int k = find_point(&m, 0, ends[e], MF_POS_TOL);
+        PX_CHECK(k >= 0);
+        PX_CHECK_NEAR(m.points[k].separation, -1e-3, MF_POS_TOL);
+    }
+    /* crossing at right angles: one point */
+    tu = make_pose(0.1, 0.35 - 1e-3, 0, qcross);
+    PX_CHECK_STATUS(px_manifold_world(&lower, &tl, &upper, &tu, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("crossing", &lower, &tl, &upper, &tu, &m, config.margin) == 0);
+    PX_CHECK(m.count == 1);
+    PX_CHECK_NEAR(m.points[0].separation, -1e-3, MF_POS_TOL);
+    return 0;
+}
+
+/* ----------------------------------------------------------------------------------------------------- */
+/* Built hulls */
+
+/* The same box as a box and as a hand-built hull, under a box: identical points and separations. */
+static int box_on_hull_box(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    static mf_hull floor_hull;
+    px_shape floor_box = px_shape_box((vec3){1.0f, 0.5f, 1.0f});
+    px_shape floor = box_hull(&floor_hull, 1.0, 0.5, 1.0);
+    px_shape top = px_shape_box((vec3){0.3f, 0.2f, 0.25f});
+    double q[4];
+    dquat_axis_angle(0, 1, 0, 0.4, q);
+    px_transform tf = make_pose(0, 0, 0, NULL);
+    px_transform tt = make_pose(0.2, 0.7 - 1e-3, -0.1, q);
+    px_manifold mh, mb;
+    PX_CHECK_STATUS(px_manifold_world(&floor, &tf, &top, &tt, &config, &mh), PX_OK);
+    PX_CHECK_STATUS(px_manifold_world(&floor_box, &tf, &top, &tt, &config, &mb), PX_OK);
+    PX_CHECK(check_invariants("hull floor", &floor, &tf, &top, &tt, &mh, config.margin) == 0);
+    PX_CHECK(mh.count == 4 && mb.count == 4);
+    PX_CHECK_NEAR(mh.normal[1], 1.0, 1e-6);
+    for (int i = 0; i < 4; ++i)
+    {
+        double pb[3] = {mb.points[i].point_b[0], mb.points[i].point_b[1], mb.points[i].point_b[2]};
+        int k = find_point(&mh, 1, pb, MF_POS_TOL);
+        PX_CHECK(k >= 0);
+        PX_CHECK_NEAR(mh.points[k].separation, -1e-3, MF_POS_TOL);
+    }
+    /* and with the hull on top (B), turned: the hull supplies the incident face */
+    static mf_hull top_hull;
+    px_shape top_as_hull = box_hull(&top_hull, 0.3, 0.2, 0.25);
+    PX_CHECK_STATUS(px_manifold_world(&floor_box, &tf, &top_as_hull, &tt, &config, &mh), PX_OK);
+    PX_CHECK(check_invariants("hull top", &floor_box, &tf, &top_as_hull, &tt, &mh, config.margin) == 0);
+    PX_CHECK(mh.count == 4);
+    for (int i = 0; i < 4; ++i)
+    {
+        double pb[3] = {mb.points[i].point_b[0], mb.points[i].point_b[1], mb.points[i].point_b[2]};
+        PX_CHECK(find_point(&mh, 1, pb, MF_POS_TOL) >= 0);
+    }
+    return 0;
+}
+
+/* A hexagonal prism standing on a hull box: six corners touch, four are kept, all at the hexagon's corners
+ * and the depth; a capsule lying on the prism's top face gives two points. */
+static int hull_on_hull(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    static mf_hull base_hull, hex_hull;
+    px_shape base = box_hull(&base_hull, 1.0, 0.5, 1.0);
+    px_shape hex = prism_hull(&hex_hull, 6, 0.5, 0.5, 0.3, 0.1);
+    px_transform tb = make_pose(0, 0, 0, NULL);
+    px_transform th = make_pose(0.1, 0.8 - 1e-3, 0.05, NULL);
+    px_manifold m;
+    PX_CHECK_STATUS(px_manifold_world(&base, &tb, &hex, &th, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("hex on box", &base, &tb, &hex, &th, &m, config.margin) == 0);
+    PX_CHECK(m.count == 4);
+    PX_CHECK_NEAR(m.normal[1], 1.0, 1e-6);
+    double corners[6][3];
+    for (int i = 0; i < 6; ++i)
+    {
+        double local[3] = {hex_hull.vertices[3 * i], hex_hull.vertices[3 * i + 1],
+                           hex_hull.vertices[3 * i + 2]};
+        pose_point(&th, local, corners[i]);
+    }
+    int idx[4];
+    for (int k = 0; k < 4; ++k)
+    {
+        PX_CHECK_NEAR(m.points[k].separation, -1e-3, MF_POS_TOL);
+        idx[k] = -1;
+        for (int i = 0; i < 6; ++i)
+        {
+            double pb[3] = {m.points[k].point_b[0], m.points[k].point_b[1], m.points[k].point_b[2]};
+            if (fabs(pb[0] - corners[i][0]) <= MF_POS_TOL && fabs(pb[1] - corners[i][1]) <= MF_POS_TOL &&
+                fabs(pb[2] - corners[i][2]) <= MF_POS_TOL)
+            {
+                idx[k] = i;
+            }
+        }
+        PX_CHECK(idx[k] >= 0);
+    }
+    /* four of six hexagon corners span at least 2/3 of the hexagon's area (the best is exactly 2/3) */
+    double area = quad_area((const double(*)[3])corners, idx);
+    double hexagon = 2.0 * 1.5 * sqrt(3.0) * 0.25; /* twice the area of a hexagon of radius 0.5 */
+    PX_CHECK(area >= 0.66 * hexagon);
+
+    px_shape capsule = px_shape_capsule(0.2f, 0.1f);
+    double qz[4];
+    dquat_axis_angle(0, 0, 1, 0.5 * MF_PI, qz);
+    px_transform tc = make_pose(0.15, 0.8 - 1e-3 + 0.3 + 0.1 - 5e-4, 0.1, qz);
+    PX_CHECK_STATUS(px_manifold_world(&capsule, &tc, &hex, &th, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("capsule on hex", &capsule, &tc, &hex, &th, &m, config.margin) == 0);
+    PX_CHECK(m.count == 2);
+    PX_CHECK_NEAR(m.normal[1], -1.0, 1e-6);
+    for (int k = 0; k < 2; ++k)
+    {
+        PX_CHECK_NEAR(m.points[k].separation, -5e-4, MF_POS_TOL);
+    }
+    return 0;
+}
+
+/* Hulls from the builder (px_hull_create): random rocks (hulls of points on a squashed sphere, randomly
+ * turned) resting on a box hull with a random depth. The deepest vertex must be a contact point at its
+ * depth, every point within the margin, the normal the floor's; and a box's hull on a box must match the
+ * box-box manifold. */
+static int built_hulls(void)
+{
+    px_rng rng = px_rng_seeded(0x6d616e34ull);
+    px_manifold_config config = px_manifold_default_config();
+    const float corners[8 * 3] = {-2, -0.5f, -2, 2, -0.5f, -2, -2, 0.5f, -2, 2, 0.5f, -2,
+                                  -2, -0.5f, 2,  2, -0.5f, 2,  -2, 0.5f, 2,  2, 0.5f, 2};
+    px_hull* floor_hull = NULL;
+    PX_CHECK_STATUS(px_hull_create(corners, 8, NULL, &floor_hull), PX_OK);
+    px_shape floor = px_shape_from_hull(floor_hull);
+    PX_CHECK(px_hull_face_count(floor_hull) == 6);
+    px_transform tf = make_pose(0, 0, 0, NULL);
+    int failures = 0, multi = 0;
+    for (int trial = 0; trial < 300 && failures == 0; ++trial)
+    {
+        float points[3 * 40];
+        int n = 8 + px_rng_int(&rng, 32);
+        for (int i = 0; i < n; ++i)
+        {
+            double d[3];
+            px_rng_unit_vector(&rng, d);
+            points[3 * i] = (float)(0.5 * d[0]);
+            points[3 * i + 1] = (float)(0.3 * d[1]);
+            points[3 * i + 2] = (float)(0.4 * d[2]);
+        }
+        px_hull* rock_hull = NULL;
+        if (px_hull_create(points, n, NULL, &rock_hull) != PX_OK)
+        {
+            fprintf(stderr, "rock %d: px_hull_create failed\n", trial);
+            px_hull_destroy(floor_hull);
+            return 1;
+        }
+        px_shape rock = px_shape_from_hull(rock_hull);
+        const float* verts = px_hull_vertices(rock_hull);
+        int nv = px_hull_vertex_count(rock_hull);
+        double q[4];
+        px_rng_quat(&rng, q);
+        /* every third rock lies on one of its faces: turned so that face's normal looks straight down */
+        int face = -1, face_count = 0;
+        if (trial % 3 == 0)
+        {
+            face = px_rng_int(&rng, px_hull_face_count(rock_hull));
+            const px_hull_face* f = &px_hull_faces(rock_hull)[face];
+            face_count = f->count;
+            double nl[3] = {f->plane[0], f->plane[1], f->plane[2]}, nw[3], down[3] = {0, -1, 0}, fix[4];
+            dquat_rotate(q, nl, nw);
+            dquat_from_to(nw, down, fix);
+            dquat_mul(fix, q, q);
+        }
+        px_transform tr = make_pose(0, 0, 0, q);
+        double lowest = INFINITY, lowest_v[3] = {0, 0, 0};
+        for (int pass = 0; pass < 2; ++pass)
+        {
+            /* the lowest vertex; then the pose that sinks it by depth, and the lowest vertex again under the
+             * final (float) pose */
+            lowest = INFINITY;
+            for (int i = 0; i < nv; ++i)
+            {
+                double local[3] = {verts[3 * i], verts[3 * i + 1], verts[3 * i + 2]}, w[3];
+                pose_point(&tr, local, w);
+                if (w[1] < lowest)
+                {
+                    lowest = w[1];
+                    memcpy(lowest_v, w, sizeof(w));
+                }
+            }
+            if (pass == 0)
+            {
+                double depth = px_rng_range(&rng, 0.0, 2e-3);
+                double cx = px_rng_range(&rng, -1, 1), cz = px_rng_range(&rng, -1, 1);
+                tr = make_pose(cx, 0.5 - depth - lowest, cz, q);
+            }
+        }
+        px_manifold m;
+        char label[48];
+        snprintf(label, sizeof(label), "rock %d", trial);
+        px_status st = px_manifold_world(&floor, &tf, &rock, &tr, &config, &m);
+        int bad = st < 0 || check_invariants(label, &floor, &tf, &rock, &tr, &m, config.margin) != 0 ||
+                  !(fabs((double)m.normal[1] - 1.0) <= 1e-6) || m.count < 1;
+        int k = bad ? -1 : find_point(&m, 1, lowest_v, MF_POS_TOL);
+        bad = bad || k < 0 || !(fabs((double)m.points[k].separation - (lowest - 0.5)) <= MF_POS_TOL);
+        for (int i = 0; i < m.count && !bad; ++i)
+        {
+            bad = !(fabs((double)m.points[i].separation - ((double)m.points[i].point_b[1] - 0.5)) <=
+                    MF_POS_TOL);
+        }
+        /* on a face: all its corners touch, reduced to at most four */
+        bad = bad || (face >= 0 && m.count != (face_count < 4 ? face_count : 4));
+        if (bad)
+        {
+            fprintf(stderr, "%s: status %d, deepest vertex (%.7g, %.7g, %.7g) at %.7g\n", label, (int)st,
+                    lowest_v[0], lowest_v[1], lowest_v[2], lowest - 0.5);
+            print_manifold(label, &m);
+            ++failures;
+        }
+        multi += m.count > 1 ? 1 : 0;
+        px_hull_destroy(rock_hull);
+    }
+    /* a box's hull on the box hull: the same points as box on box */
+    const float small[8 * 3] = {-0.3f,  -0.2f, -0.25f, 0.3f,   -0.2f, -0.25f, -0.3f, 0.2f,
+                                -0.25f, 0.3f,  0.2f,   -0.25f, -0.3f, -0.2f,  0.25f, 0.3f,
+                                -0.2f,  0.25f, -0.3f,  0.2f,   0.25f, 0.3f,   0.2f,  0.25f};
+    px_hull* small_hull = NULL;
+    PX_CHECK_STATUS(px_hull_create(small, 8, NULL, &small_hull), PX_OK);
+    px_shape top_hull = px_shape_from_hull(small_hull);
+    px_shape top_box = px_shape_box((vec3){0.3f, 0.2f, 0.25f});
+    px_shape floor_box = px_shape_box((vec3){2.0f, 0.5f, 2.0f});
+    double q[4];
+    dquat_axis_angle(0, 1, 0, 0.7, q);
+    px_transform tt = make_pose(0.3, 0.7 - 1e-3, -0.4, q);
+    px_manifold mh, mb;
+    PX_CHECK_STATUS(px_manifold_world(&floor, &tf, &top_hull, &tt, &config, &mh), PX_OK);
+    PX_CHECK_STATUS(px_manifold_world(&floor_box, &tf, &top_box, &tt, &config, &mb), PX_OK);
+    px_hull_destroy(small_hull);
+    px_hull_destroy(floor_hull);
+    PX_CHECK(failures == 0);
+    PX_CHECK(multi >= 10); /* some rocks lie on an edge or a face */
+    PX_CHECK(mh.count == 4 && mb.count == 4);
+    for (int i = 0; i < 4; ++i)
+    {
+        double pb[3] = {mb.points[i].point_b[0], mb.points[i].point_b[1], mb.points[i].point_b[2]};
+        int k = find_point(&mh, 1, pb, MF_POS_TOL);
+        PX_CHECK(k >= 0);
+        PX_CHECK_NEAR(mh.points[k].separation, mb.points[i].separation, MF_POS_TOL);
+    }
+    return 0;
+}
+
+/* ----------------------------------------------------------------------------------------------------- */
+/* Feature ids */
+
+static bool same_id_set(const px_manifold* a, const px_manifold* b)
+{
+    if (a->count != b->count)
+    {
+        return false;
+    }
+    for (int i = 0; i < a->count; ++i)
+    {
+        bool found = false;
+        for (int j = 0; j < b->count; ++j)
+        {
+            found = found || a->points[i].id == b->points[j].id;
+        }
+        if (!found)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Small random motions around a resting pose (translations up to 1e-4 of the size, rotations up to 1e-3
+ * rad): the count and the id set stay those of the rest pose. Three set-ups: a small box well inside the
+ * face (vertex-in-face points), one hanging over a corner (vertex, edge-edge and reference-vertex points),
+ * and the same with the shapes swapped. */
+static int id_stability(void)
+{
+    px_rng rng = px_rng_seeded(0x6d616e33ull);
+    px_manifold_config config = px_manifold_default_config();
+    px_shape floor = px_shape_box((vec3){1.0f, 0.5f, 1.0f});
+    px_shape top = px_shape_box((vec3){0.4f, 0.3f, 0.3f});
+    static mf_hull hull_storage;
+    px_shape floor_hull = box_hull(&hull_storage, 1.0, 0.5, 1.0);
+    double yaw[4];
+    dquat_axis_angle(0, 1, 0, 0.35, yaw);
+    const double centres[2][3] = {{0.1, 0.8 - 1e-3, -0.2}, {0.85, 0.8 - 1e-3, 0.8}};
+    for (int setup = 0; setup < 6; ++setup)
+    {
+        const double* c = centres[setup % 2];
+        bool swapped = (setup / 2) == 1;
+        const px_shape* base = setup >= 4 ? &floor_hull : &floor;
+        px_transform tf = make_pose(0, 0, 0, NULL);
+        px_transform rest = make_pose(c[0], c[1], c[2], yaw);
+        px_manifold m0;
+        PX_CHECK_STATUS(swapped ? px_manifold_world(&top, &rest, base, &tf, &config, &m0)
+                                : px_manifold_world(base, &tf, &top, &rest, &config, &m0),
+                        PX_OK);
+        if (m0.count != 4)
+        {
+            print_manifold("rest", &m0);
+        }
+        PX_CHECK(m0.count == 4);
+        for (int step = 0; step < 100; ++step)
+        {
+            double axis[3], dq[4], q[4];
+            px_rng_unit_vector(&rng, axis);
+            dquat_axis_angle(axis[0], axis[1], axis[2], px_rng_range(&rng, -1e-3, 1e-3), dq);
+            dquat_mul(dq, yaw, q);
+            const double size = 0.8;
+            px_transform t = make_pose(c[0] + 1e-4 * size * px_rng_range(&rng, -1, 1),
+                                       c[1] + 1e-4 * size * px_rng_range(&rng, -1, 1),
+                                       c[2] + 1e-4 * size * px_rng_range(&rng, -1, 1), q);
+            px_manifold m;
+            char label[48];
+            snprintf(label, sizeof(label), "setup %d step %d", setup, step);
+            PX_CHECK_STATUS(swapped ? px_manifold_world(&top, &t, base, &tf, &config, &m)
+                                    : px_manifold_world(base, &tf, &top, &t, &config, &m),
+                            PX_OK);
+            int bad = swapped ? check_invariants(label, &top, &t, base, &tf, &m, config.margin)
+                              : check_invariants(label, base, &tf, &top, &t, &m, config.margin);
+            if (bad || !same_id_set(&m0, &m))
+            {
+                print_manifold("rest", &m0);
+                print_manifold(label, &m);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Swapping A and B swaps the face and feature halves of every id (faces A|B, features A|B), whichever shape
+ * supplied the reference face. Set-ups: a box inside the floor's face, one over the floor's corner, an
+ * offset overlap of two boxes; each also tilted by 4e-3 rad. Tilted inside the face, the floor is the
+ * better aligned face and the reference in both orders (as B in the swapped query); tilted over an edge,
+ * the contact normal (and so the reference) may be the tilted box's face in both orders. */
+static int id_swap_symmetry(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    px_shape floor = px_shape_box((vec3){1.0f, 0.5f, 1.0f});
+    px_shape top = px_shape_box((vec3){0.4f, 0.3f, 0.3f});
+    px_shape cube = px_shape_box((vec3){0.5f, 0.5f, 0.5f});
+    double yaw[4], tilt[4], none[4] = {0, 0, 0, 1};
+    dquat_axis_angle(0, 1, 0, 0.35, yaw);
+    dquat_axis_angle(1, 0, 0.5, 4e-3, tilt);
+    px_transform tf = make_pose(0, 0, 0, NULL);
+    const px_shape* bases[3] = {&floor, &floor, &cube};
+    const double centres[3][3] = {{0.1, 0.8 - 1e-3, -0.2}, {0.85, 0.8 - 1e-3, 0.8}, {0.6, 0.8 - 1e-3, 0.3}};
+    for (int s = 0; s < 6; ++s)
+    {
+        double q[4];
+        dquat_mul(s >= 3 ? tilt : none, s % 3 == 2 ? none : yaw, q);
+        px_transform tt = make_pose(centres[s % 3][0], centres[s % 3][1], centres[s % 3][2], q);
+        px_manifold ab, ba;
+        PX_CHECK_STATUS(px_manifold_world(bases[s % 3], &tf, &top, &tt, &config, &ab), PX_OK);
+        PX_CHECK_STATUS(px_manifold_world(&top, &tt, bases[s % 3], &tf, &config, &ba), PX_OK);
+        PX_CHECK(ab.count == ba.count && ab.count >= 3);
+        if (s == 3)
+        {
+            /* the floor's face is the reference in both orders: its normal (to rounding; the swapped query
+             * works in the tilted box's frame), not the tilted box's, which is 4e-3 rad away */
+            const float up[3] = {0.0f, 1.0f, 0.0f}, down[3] = {0.0f, -1.0f, 0.0f};
+            PX_CHECK_NEAR3(ab.normal, up, 1e-6);
+            PX_CHECK_NEAR3(ba.normal, down, 1e-6);
+        }
+        for (int i = 0; i < ba.count; ++i)
+        {
+            uint32_t id = ba.points[i].id;
+            ba.points[i].id =
+                (id >> 24 & 0xFFu) << 16 | (id >> 16 & 0xFFu) << 24 | (id >> 8 & 0xFFu) | (id & 0xFFu) << 8;
+        }
+        if (!same_id_set(&ab, &ba))
+        {
+            fprintf(stderr, "set-up %d\n", s);
+            print_manifold("A/B", &ab);
+            print_manifold("B/A (halves swapped)", &ba);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ----------------------------------------------------------------------------------------------------- */
+/* Margin, rounding, bad input */
+
+static int margin_and_rounding(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    px_shape cube = px_shape_box((vec3){0.5f, 0.5f, 0.5f});
+    px_transform ta = make_pose(0, 0, 0, NULL);
+    float margin = config.margin;
+    px_transform near = make_pose(0.2, 1.0 + 0.5 * margin, 0.1, NULL);
+    px_transform far = make_pose(0.2, 1.0 + 2.0 * margin, 0.1, NULL);
+    px_manifold m;
+    PX_CHECK_STATUS(px_manifold_world(&cube, &ta, &cube, &near, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("near", &cube, &ta, &cube, &near, &m, margin) == 0);
+    PX_CHECK(check_rectangle("near", &m, -0.3, 0.5, -0.4, 0.5, 0.5, 0.5 * margin, 1.0) == 0);
+    PX_CHECK_STATUS(px_manifold_world(&cube, &ta, &cube, &far, &config, &m), PX_OK);
+    PX_CHECK(m.count == 0);
+    PX_CHECK_NEAR(m.normal[1], 1.0, 1e-5); /* apart: no points, the normal still known */
+    /* a larger margin takes the far box too */
+    config.margin = 3.0f * margin;
+    PX_CHECK_STATUS(px_manifold_world(&cube, &ta, &cube, &far, &config, &m), PX_OK);
+    PX_CHECK(m.count == 4);
+    config.margin = margin;
+
+    /* a rounded box (radius 0.05) on a box: the core's face clipped, shifted by the radius */
+    px_shape rounded = px_shape_box((vec3){0.3f, 0.2f, 0.3f});
+    rounded.radius = 0.05f;
+    px_transform tr = make_pose(0.1, 0.5 + 0.25 - 1e-3, 0.0, NULL);
+    PX_CHECK_STATUS(px_manifold_world(&cube, &ta, &rounded, &tr, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("rounded", &cube, &ta, &rounded, &tr, &m, margin) == 0);
+    PX_CHECK(check_rectangle("rounded", &m, -0.2, 0.4, -0.3, 0.3, 0.5, -1e-3, 1.0) == 0);
+    return 0;
+}
+
+static int all_zero(const px_manifold* m)
+{
+    const unsigned char* p = (const unsigned char*)m;
+    for (size_t i = 0; i < sizeof(*m); ++i)
+    {
+        if (p[i] != 0)
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int bad_input(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    px_shape cube = px_shape_box((vec3){0.5f, 0.5f, 0.5f});
+    px_transform ta = make_pose(0, 0, 0, NULL), tb = make_pose(0, 0.9, 0, NULL);
+    px_manifold m;
+    PX_CHECK_STATUS(px_manifold_world(&cube, &ta, &cube, &tb, &config, NULL), PX_ERR_INVALID_ARGUMENT);
+
+    memset(&m, 0xAB, sizeof(m));
+    PX_CHECK_STATUS(px_manifold_world(NULL, &ta, &cube, &tb, &config, &m), PX_ERR_INVALID_ARGUMENT);
+    PX_CHECK(all_zero(&m));
+    memset(&m, 0xAB, sizeof(m));
+    PX_CHECK_STATUS(px_manifold_world(&cube, NULL, &cube, &tb, &config, &m), PX_ERR_INVALID_ARGUMENT);
+    PX_CHECK(all_zero(&m));
+
+    px_transform nan_pose = tb;
+    nan_pose.p[1] = NAN;
+    memset(&m, 0xAB, sizeof(m));
+    PX_CHECK_STATUS(px_manifold_world(&cube, &ta, &cube, &nan_pose, &config, &m), PX_ERR_NON_FINITE);
+    PX_CHECK(all_zero(&m));
+    px_transform zero_q = tb;
+    memset(zero_q.q, 0, sizeof(zero_q.q));
+    memset(&m, 0xAB, sizeof(m));
+    PX_CHECK_STATUS(px_manifold_world(&cube, &zero_q, &cube, &tb, &config, &m), PX_ERR_DEGENERATE_INPUT);
+    PX_CHECK(all_zero(&m));
+
+    px_shape negative = px_shape_box((vec3){0.5f, -0.5f, 0.5f});
+    memset(&m, 0xAB, sizeof(m));
+    PX_CHECK_STATUS(px_manifold_world(&cube, &ta, &negative, &tb, &config, &m), PX_ERR_INVALID_ARGUMENT);
+    PX_CHECK(all_zero(&m));
+    px_shape nan_radius = px_shape_sphere(NAN);
+    memset(&m, 0xAB, sizeof(m));
+    PX_CHECK(px_manifold_world(&cube, &ta, &nan_radius, &tb, &config, &m) < 0);
+    PX_CHECK(all_zero(&m));
+
+    const float margins[3] = {-1e-3f, NAN, INFINITY};
+    for (int i = 0; i < 3; ++i)
+    {
+        px_manifold_config bad = config;
+        bad.margin = margins[i];
+        memset(&m, 0xAB, sizeof(m));
+        PX_CHECK_STATUS(px_manifold_world(&cube, &ta, &cube, &tb, &bad, &m), PX_ERR_INVALID_ARGUMENT);
+        PX_CHECK(all_zero(&m));
+    }
+    px_manifold_config bad = config;
+    bad.contact.epa_max_iterations = 0;
+    memset(&m, 0xAB, sizeof(m));
+    PX_CHECK_STATUS(px_manifold_world(&cube, &ta, &cube, &tb, &bad, &m), PX_ERR_INVALID_ARGUMENT);
+    PX_CHECK(all_zero(&m));
+
+    /* NULL config means defaults */
+    PX_CHECK_STATUS(px_manifold_world(&cube, &ta, &cube, &tb, NULL, &m), PX_OK);
+    PX_CHECK(m.count == 4);
+    return 0;
+}
+
+/* Other pairs give one point from the contact: a cylinder on a box, a raw point-cloud hull on a box. */
+static int single_point_pairs(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    px_shape floor = px_shape_box((vec3){1.0f, 0.5f, 1.0f});
+    px_shape cylinder = px_shape_cylinder(0.3f, 0.2f);
+    static mf_hull storage;
+    px_shape raw = box_hull(&storage, 0.3, 0.2, 0.3);
+    raw.hull.built = NULL;
+    px_transform tf = make_pose(0, 0, 0, NULL);
+    px_transform tc = make_pose(0.1, 0.8 - 1e-3, 0.0, NULL);
+    px_transform th = make_pose(0.1, 0.7 - 1e-3, 0.0, NULL);
+    px_manifold m;
+    px_contact c;
+    /* a cylinder standing on the box: one point at the true depth with the face normal (px_contact_world
+     * reports distance 0 and a horizontal normal here; the manifold notices and repairs it) */
+    PX_CHECK_STATUS(px_manifold_world(&floor, &tf, &cylinder, &tc, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("cylinder", &floor, &tf, &cylinder, &tc, &m, config.margin) == 0);
+    PX_CHECK(m.count == 1 && m.points[0].id == 0u);
+    PX_CHECK_NEAR(m.points[0].separation, -1e-3, 1e-5);
+    PX_CHECK_NEAR(m.normal[1], 1.0, 1e-6);
+    PX_CHECK_NEAR(m.points[0].point_a[1], 0.5, 1e-5);
+    /* a sphere on the cylinder's top: exactly the contact's point */
+    px_shape ball = px_shape_sphere(0.1f);
+    px_transform tball = make_pose(0.15, 0.8 - 1e-3 + 0.3 + 0.1 - 1e-3, 0.05, NULL);
+    PX_CHECK_STATUS(px_manifold_world(&cylinder, &tc, &ball, &tball, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("ball", &cylinder, &tc, &ball, &tball, &m, config.margin) == 0);
+    PX_CHECK(px_contact_world(&cylinder, &tc, &ball, &tball, &config.contact, &c) >= 0);
+    PX_CHECK(m.count == 1 && m.points[0].id == 0u);
+    PX_CHECK_NEAR(m.points[0].separation, c.distance, 0.0);
+    PX_CHECK_NEAR(m.points[0].separation, -1e-3, 1e-5);
+    PX_CHECK_NEAR3(m.points[0].point_a, c.point_a, 0.0);
+    PX_CHECK_NEAR3(m.normal, c.normal, 0.0);
+    PX_CHECK_STATUS(px_manifold_world(&floor, &tf, &raw, &th, &config, &m), PX_OK);
+    PX_CHECK(m.count == 1);
+    PX_CHECK_NEAR(m.points[0].separation, -1e-3, 1e-4);
+    return 0;
+}
+
+int test_manifold(void)
+{
+    PX_SUITE_BEGIN;
+    PX_RUN_SUBTEST(box_on_box_face);
+    PX_RUN_SUBTEST(box_offset_overlap);
+    PX_RUN_SUBTEST(box_touching);
+    PX_RUN_SUBTEST(box_rotated_octagon);
+    PX_RUN_SUBTEST(box_stack);
+    PX_RUN_SUBTEST(box_random_tilts);
+    PX_RUN_SUBTEST(box_random_pairs);
+    PX_RUN_SUBTEST(capsule_lying_on_box);
+    PX_RUN_SUBTEST(capsule_standing_and_sphere);
+    PX_RUN_SUBTEST(capsule_pairs);
+    PX_RUN_SUBTEST(box_on_hull_box);
+    PX_RUN_SUBTEST(hull_on_hull);
+    PX_RUN_SUBTEST(built_hulls);
+    PX_RUN_SUBTEST(id_stability);
+    PX_RUN_SUBTEST(id_swap_symmetry);
+    PX_RUN_SUBTEST(margin_and_rounding);
+    PX_RUN_SUBTEST(bad_input);
+    PX_RUN_SUBTEST(single_point_pairs);
+    PX_SUITE_END;
+}
