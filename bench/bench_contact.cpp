@@ -1,0 +1,613 @@
+// proxima contact benchmark: the same deterministic inputs through proxima and the Debian peers in one
+// process, reporting the median time per query and the paired ratio peer / proxima (higher is better for
+// proxima).
+//
+// Workloads (issue 3):
+//   1. Penetration depth on overlapping hull pairs, N = 8 ... 1024 points on ellipsoids:
+//      px_contact_world against libccd ccdGJKPenetration and ccdMPRPenetration and Bullet
+//      btGjkEpaSolver2::Penetration. Accuracy: every library's normal n gives an upper bound of the true
+//      depth, the overlap of the hulls along n (computed in double); the smallest of those bounds, o_min,
+//      is what each depth is compared with. A depth more than 1e-3 S below o_min is "shallow" (libccd is
+//      known to report too small depths), one above o_min is impossible ("deep").
+//   2. GJK distance on 256- and 1024-vertex hulls: proxima with a built hull (hill climbing) and with the raw
+//      point cloud (SIMD scan) against Bullet btGjkPairDetector and btGjkEpaSolver2::Distance.
+//   3. Ray casts against hulls (N = 64, 256): px_ray_cast_shape (raw and built) against Bullet's
+//      btSubsimplexConvexCast of a point.
+//   4. Box-box manifolds: px_manifold_world against Bullet's btBoxBoxDetector (ODE's box-box) on resting and
+//      tilted box pairs.
+// Timing is interleaved and paired as in bench_gjk.cpp (see bench_common.hpp).
+//
+// Usage: bench_contact [--quick] [--csv FILE]
+
+#include "proxima/proxima.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#if PXB_HAVE_BULLET
+#include <BulletCollision/CollisionDispatch/btBoxBoxDetector.h>
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/CollisionShapes/btConvexHullShape.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkEpa2.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>
+#include <BulletCollision/NarrowPhaseCollision/btPointCollector.h>
+#include <BulletCollision/NarrowPhaseCollision/btSubSimplexConvexCast.h>
+#include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
+#endif
+
+#if PXB_HAVE_CCD
+#include <ccd/ccd.h>
+#endif
+
+namespace
+{
+
+const int kPairs = 256;
+double kOverlapFraction = 1.0; // workload 1 wants every pair overlapping; workload 2 sets it to 0
+const uint64_t kSeed = 0x636f6e74616374ULL; // "contact"
+const double kPi = 3.14159265358979323846;
+const double kWarmStepMove = 1.0e-3;
+const double kWarmStepTurn = 0.01;
+const double kShallow = 1.0e-3; // depth error threshold, times the pair's size
+
+struct Options
+{
+    bool quick = false;
+    std::string csv_path;
+    int batches = 61;
+};
+
+#include "bench_common.hpp"
+
+FILE* g_csv = nullptr;
+
+void csv_row(const char* workload, int n, const char* peer, double peer_ns, double px_ns, double ratio)
+{
+    if (g_csv != nullptr)
+    {
+        std::fprintf(g_csv, "%s,%d,%s,%.1f,%.1f,%.3f\n", workload, n, peer, peer_ns, px_ns, ratio);
+    }
+}
+
+/// Overlap of the posed hulls along unit n (A towards B): an upper bound of the penetration depth.
+double overlap_along(const Hull& a, const px_transform& ta, const Hull& b, const px_transform& tb, V3 n)
+{
+    n = normalize(n);
+    double ha = support_extent(a, pose_quat(ta), n) + dot(n, v3(ta.p));
+    double hb = support_extent(b, pose_quat(tb), -1.0 * n) - dot(n, v3(tb.p));
+    return ha + hb;
+}
+
+// ------------------------------------------------------------------------------------------------------
+// 1. Penetration depth
+// ------------------------------------------------------------------------------------------------------
+
+struct DepthCheck
+{
+    double max_shallow = 0.0; // max (o_min - depth) / S
+    int shallow = 0;          // count > kShallow
+    int deep = 0;             // depth > o_min + kShallow S
+    int failed = 0;           // no result / failure status
+};
+
+void note_depth(DepthCheck& c, double depth, double o_min, double size, bool ok)
+{
+    if (!ok)
+    {
+        c.failed++;
+        return;
+    }
+    double shallow = (o_min - depth) / size;
+    c.max_shallow = std::max(c.max_shallow, shallow);
+    c.shallow += shallow > kShallow;
+    c.deep += (depth - o_min) / size > kShallow;
+}
+
+void run_penetration(const Options& opt)
+{
+    std::printf("\n### 1. Penetration depth (overlapping hull pairs; median ns per query; ratio = peer / proxima)\n\n");
+    std::printf("| N | proxima px_contact_world | libccd ccdGJKPenetration | ratio | libccd ccdMPRPenetration | ratio "
+                "| Bullet btGjkEpaSolver2::Penetration | ratio | proxima EPA iters mean / max |\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::vector<std::string> accuracy;
+    for (int n : { 8, 16, 64, 256, 1024 })
+    {
+        kOverlapFraction = 1.0;
+        PairSet s = make_pair_set(n);
+        // Accuracy, untimed: every library's normal bounds the depth from above.
+        DepthCheck c_px, c_gjk, c_mpr, c_bt;
+        long iters = 0;
+        int iters_max = 0;
+#if PXB_HAVE_BULLET
+        auto bt = make_bullet_set(s);
+#endif
+        for (int i = 0; i < kPairs; ++i)
+        {
+            const Pair& p = s.pairs[(size_t)i];
+            const Hull& a = s.hulls[2 * (size_t)i];
+            const Hull& b = s.hulls[2 * (size_t)i + 1];
+            std::vector<std::pair<double, V3>> results; // (depth, normal A -> B) per library
+            px_contact c;
+            px_status st = px_contact_world(&s.shapes[2 * (size_t)i], &p.ta, &s.shapes[2 * (size_t)i + 1], &p.tb,
+                                            nullptr, &c);
+            iters += c.iterations;
+            iters_max = std::max(iters_max, c.iterations);
+            double d_px = -c.distance;
+            V3 n_px = v3(c.normal);
+            double o_min = dot(n_px, n_px) > 0 ? overlap_along(a, p.ta, b, p.tb, n_px) : HUGE_VAL;
+#if PXB_HAVE_CCD
+            CcdHull ca = make_ccd_hull(a, p.ta), cb = make_ccd_hull(b, p.tb);
+            ccd_t ccd = make_ccd_config();
+            ccd_real_t depth_g = 0, depth_m = 0;
+            ccd_vec3_t dir_g, dir_m, pos;
+            int rg = ccdGJKPenetration(&ca, &cb, &ccd, &depth_g, &dir_g, &pos);
+            int rm = ccdMPRPenetration(&ca, &cb, &ccd, &depth_m, &dir_m, &pos);
+            // libccd's direction moves obj2 out of obj1, i.e. from A to B
+            V3 n_g = { dir_g.v[0], dir_g.v[1], dir_g.v[2] }, n_m = { dir_m.v[0], dir_m.v[1], dir_m.v[2] };
+            if (rg == 0 && dot(n_g, n_g) > 0)
+            {
+                o_min = std::min(o_min, overlap_along(a, p.ta, b, p.tb, n_g));
+            }
+            if (rm == 0 && dot(n_m, n_m) > 0)
+            {
+                o_min = std::min(o_min, overlap_along(a, p.ta, b, p.tb, n_m));
+            }
+#endif
+#if PXB_HAVE_BULLET
+            btGjkEpaSolver2::sResults r;
+            bool okb = btGjkEpaSolver2::Penetration(bt->shapes[2 * (size_t)i].get(), bt->ta[(size_t)i],
+                                                    bt->shapes[2 * (size_t)i + 1].get(), bt->tb[(size_t)i],
+                                                    btVector3(1, 0, 0), r);
+            // Bullet's normal points from A to B for penetration (witness on A minus witness on B along it)
+            V3 n_b = { r.normal.x(), r.normal.y(), r.normal.z() };
+            if (okb && dot(n_b, n_b) > 0)
+            {
+                o_min = std::min(o_min, overlap_along(a, p.ta, b, p.tb, n_b));
+                o_min = std::min(o_min, overlap_along(a, p.ta, b, p.tb, -1.0 * n_b));
+            }
+#endif
+            note_depth(c_px, d_px, o_min, p.size, st >= 0);
+#if PXB_HAVE_CCD
+            note_depth(c_gjk, depth_g, o_min, p.size, rg == 0);
+            note_depth(c_mpr, depth_m, o_min, p.size, rm == 0);
+#endif
+#if PXB_HAVE_BULLET
+            note_depth(c_bt, -r.distance, o_min, p.size, okb);
+#endif
+        }
+        auto q_px = [&](int i) {
+            const Pair& p = s.pairs[(size_t)i];
+            px_contact c;
+            g_proxima_errors += px_contact_world(&s.shapes[2 * (size_t)i], &p.ta, &s.shapes[2 * (size_t)i + 1],
+                                                 &p.tb, nullptr, &c) < 0;
+            return c.distance;
+        };
+#if PXB_HAVE_CCD
+        std::vector<CcdHull> cch;
+        for (int i = 0; i < kPairs; ++i)
+        {
+            cch.push_back(make_ccd_hull(s.hulls[2 * (size_t)i], s.pairs[(size_t)i].ta));
+            cch.push_back(make_ccd_hull(s.hulls[2 * (size_t)i + 1], s.pairs[(size_t)i].tb));
+        }
+        ccd_t ccd = make_ccd_config();
+        auto q_gjk = [&](int i) {
+            ccd_real_t depth = 0;
+            ccd_vec3_t dir, pos;
+            ccdGJKPenetration(&cch[2 * (size_t)i], &cch[2 * (size_t)i + 1], &ccd, &depth, &dir, &pos);
+            return (float)depth;
+        };
+        auto q_mpr = [&](int i) {
+            ccd_real_t depth = 0;
+            ccd_vec3_t dir, pos;
+            ccdMPRPenetration(&cch[2 * (size_t)i], &cch[2 * (size_t)i + 1], &ccd, &depth, &dir, &pos);
+            return (float)depth;
+        };
+#else
+        auto q_gjk = [&](int) { return 0.0f; };
+        auto q_mpr = q_gjk;
+#endif
+#if PXB_HAVE_BULLET
+        auto q_bt = [&](int i) {
+            btGjkEpaSolver2::sResults r;
+            btGjkEpaSolver2::Penetration(bt->shapes[2 * (size_t)i].get(), bt->ta[(size_t)i],
+                                         bt->shapes[2 * (size_t)i + 1].get(), bt->tb[(size_t)i],
+                                         btVector3(1, 0, 0), r);
+            return (float)r.distance;
+        };
+#else
+        auto q_bt = [&](int) { return 0.0f; };
+#endif
+        auto t = measure_interleaved(opt.batches, kPairs, q_px, q_gjk, q_mpr, q_bt);
+        Timing gjk = timing_of(t[1], t[0]), mpr = timing_of(t[2], t[0]), btt = timing_of(t[3], t[0]);
+        std::printf("| %d | %.0f | %.0f | %.2fx | %.0f | %.2fx | %.0f | %.2fx | %.1f / %d |\n", n, median(t[0]),
+                    gjk.ns, gjk.ratio, mpr.ns, mpr.ratio, btt.ns, btt.ratio, (double)iters / kPairs, iters_max);
+        csv_row("penetration", n, "ccd_gjk_penetration", gjk.ns, median(t[0]), gjk.ratio);
+        csv_row("penetration", n, "ccd_mpr_penetration", mpr.ns, median(t[0]), mpr.ratio);
+        csv_row("penetration", n, "bullet_gjkepa2_penetration", btt.ns, median(t[0]), btt.ratio);
+        char line[512];
+        std::snprintf(line, sizeof line,
+                      "| %d | %.1e / %d / %d / %d | %.1e / %d / %d / %d | %.1e / %d / %d / %d | %.1e / %d / %d / %d |",
+                      n, c_px.max_shallow, c_px.shallow, c_px.deep, c_px.failed, c_gjk.max_shallow, c_gjk.shallow,
+                      c_gjk.deep, c_gjk.failed, c_mpr.max_shallow, c_mpr.shallow, c_mpr.deep, c_mpr.failed,
+                      c_bt.max_shallow, c_bt.shallow, c_bt.deep, c_bt.failed);
+        accuracy.push_back(line);
+    }
+    std::printf("\nAccuracy against o_min, the smallest overlap along any library's normal (an upper bound of the "
+                "true depth). Per library: max (o_min - depth) / S, # shallower than o_min by > %.0e S, # deeper "
+                "than o_min, # failures.\n\n",
+                kShallow);
+    std::printf("| N | proxima | libccd GJK-EPA | libccd MPR | Bullet EPA |\n|---:|---|---|---|---|\n");
+    for (const std::string& l : accuracy)
+    {
+        std::printf("%s\n", l.c_str());
+    }
+}
+
+// ------------------------------------------------------------------------------------------------------
+// 2. Hill climbing on large hulls
+// ------------------------------------------------------------------------------------------------------
+
+void run_hill_climbing(const Options& opt)
+{
+    std::printf("\n### 2. GJK distance on large hulls (separated pairs; median ns per query; ratio = peer / proxima "
+                "built hull)\n\n");
+    std::printf("| N | proxima built hull (hill climbing) | proxima point cloud (scan) | ratio | Bullet "
+                "btGjkPairDetector | ratio | Bullet btGjkEpa2 Distance | ratio | max \\|built - cloud\\| / S |\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int n : { 256, 1024 })
+    {
+        kOverlapFraction = 0.0;
+        PairSet s = make_pair_set(n);
+        std::vector<px_hull*> built;
+        std::vector<px_shape> shapes;
+        for (const Hull& h : s.hulls)
+        {
+            px_hull* hull = nullptr;
+            if (px_hull_create(h.points.data(), n, nullptr, &hull) < 0)
+            {
+                std::printf("| %d | hull build failed | | | | | | | |\n", n);
+                return;
+            }
+            built.push_back(hull);
+            shapes.push_back(px_shape_from_hull(hull));
+        }
+        double max_diff = 0.0;
+        for (int i = 0; i < kPairs; ++i)
+        {
+            const Pair& p = s.pairs[(size_t)i];
+            px_gjk_result r1, r2;
+            (void)!px_gjk_distance_world(&shapes[2 * (size_t)i], &p.ta, &shapes[2 * (size_t)i + 1], &p.tb, nullptr,
+                                         &r1);
+            px_world_distance(s, i, &r2);
+            max_diff = std::max(max_diff, std::fabs((double)r1.distance - r2.distance) / p.size);
+        }
+        auto q_built = [&](int i) {
+            const Pair& p = s.pairs[(size_t)i];
+            px_gjk_result r;
+            g_proxima_errors += px_gjk_distance_world(&shapes[2 * (size_t)i], &p.ta, &shapes[2 * (size_t)i + 1],
+                                                      &p.tb, nullptr, &r) < 0;
+            return r.distance;
+        };
+        auto q_cloud = [&](int i) {
+            px_gjk_result r;
+            return px_world_distance(s, i, &r);
+        };
+#if PXB_HAVE_BULLET
+        auto bt = make_bullet_set(s);
+        auto q_gjk = [&](int i) {
+            return bullet_gjk(bt->shapes[2 * (size_t)i].get(), bt->ta[(size_t)i], bt->shapes[2 * (size_t)i + 1].get(),
+                              bt->tb[(size_t)i], &bt->solver)
+                .distance;
+        };
+        auto q_epa = [&](int i) {
+            btGjkEpaSolver2::sResults r;
+            bullet_epa2_distance(bt->shapes[2 * (size_t)i].get(), bt->ta[(size_t)i],
+                                 bt->shapes[2 * (size_t)i + 1].get(), bt->tb[(size_t)i], &r);
+            return (float)r.distance;
+        };
+#else
+        auto q_gjk = [&](int) { return 0.0f; };
+        auto q_epa = q_gjk;
+#endif
+        auto t = measure_interleaved(opt.batches, kPairs, q_built, q_cloud, q_gjk, q_epa);
+        Timing cloud = timing_of(t[1], t[0]), gjk = timing_of(t[2], t[0]), epa = timing_of(t[3], t[0]);
+        std::printf("| %d | %.0f | %.0f | %.2fx | %.0f | %.2fx | %.0f | %.2fx | %.1e |\n", n, median(t[0]), cloud.ns,
+                    cloud.ratio, gjk.ns, gjk.ratio, epa.ns, epa.ratio, max_diff);
+        csv_row("hull_distance_built", n, "proxima_cloud", cloud.ns, median(t[0]), cloud.ratio);
+        csv_row("hull_distance_built", n, "bullet_gjk_pair_detector", gjk.ns, median(t[0]), gjk.ratio);
+        csv_row("hull_distance_built", n, "bullet_gjkepa2_distance", epa.ns, median(t[0]), epa.ratio);
+        for (px_hull* h : built)
+        {
+            px_hull_destroy(h);
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------------------
+// 3. Ray casts against hulls
+// ------------------------------------------------------------------------------------------------------
+
+void run_rays(const Options& opt)
+{
+    std::printf("\n### 3. Ray casts against hulls (median ns per ray; ratio = peer / proxima built hull)\n\n");
+    std::printf("| N | proxima built hull | proxima point cloud | ratio | Bullet btSubsimplexConvexCast (point) | "
+                "ratio | hits px / Bullet | max \\|t_px - t_bt\\| / S |\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int n : { 64, 256 })
+    {
+        kOverlapFraction = 0.0;
+        PairSet s = make_pair_set(n); // hull A of each pair is the target
+        SplitMix64 rng(kSeed ^ 0x7261797300ULL ^ (uint64_t)n);
+        std::vector<px_ray> rays;
+        std::vector<px_hull*> built;
+        std::vector<px_shape> shapes;
+        for (int i = 0; i < kPairs; ++i)
+        {
+            const Hull& h = s.hulls[2 * (size_t)i];
+            px_hull* hull = nullptr;
+            if (px_hull_create(h.points.data(), n, nullptr, &hull) < 0)
+            {
+                return;
+            }
+            built.push_back(hull);
+            shapes.push_back(px_shape_from_hull(hull));
+            // from a random point at 3 radii towards a random point within 1.2 radii of the centre
+            const Pair& p = s.pairs[(size_t)i];
+            V3 c = v3(p.ta.p);
+            V3 from = c + (3.0 * h.radius) * normalize({ rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1) });
+            V3 to = c + (1.2 * h.radius * rng.uniform()) *
+                            normalize({ rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1) });
+            px_ray ray;
+            V3 d = to - from;
+            ray.origin[0] = (float)from.x;
+            ray.origin[1] = (float)from.y;
+            ray.origin[2] = (float)from.z;
+            ray.direction[0] = (float)d.x;
+            ray.direction[1] = (float)d.y;
+            ray.direction[2] = (float)d.z;
+            ray.max_t = 1.0f;
+            rays.push_back(ray);
+        }
+        auto q_built = [&](int i) {
+            px_ray_hit hit;
+            g_proxima_errors += px_ray_cast_shape(&shapes[(size_t)i], &s.pairs[(size_t)i].ta, &rays[(size_t)i], &hit) < 0;
+            return hit.t;
+        };
+        auto q_cloud = [&](int i) {
+            px_ray_hit hit;
+            g_proxima_errors +=
+                px_ray_cast_shape(&s.shapes[2 * (size_t)i], &s.pairs[(size_t)i].ta, &rays[(size_t)i], &hit) < 0;
+            return hit.t;
+        };
+        int hits_px = 0, hits_bt = 0;
+        double max_dt = 0.0;
+#if PXB_HAVE_BULLET
+        auto bt = make_bullet_set(s);
+        btSphereShape point(0.0f);
+        btVoronoiSimplexSolver solver;
+        auto bullet_ray = [&](int i, btConvexCast::CastResult* res) {
+            const px_ray& r = rays[(size_t)i];
+            btTransform from(btQuaternion(0, 0, 0, 1), btVector3(r.origin[0], r.origin[1], r.origin[2]));
+            btTransform to(btQuaternion(0, 0, 0, 1), btVector3(r.origin[0] + r.direction[0], r.origin[1] + r.direction[1],
+                                                               r.origin[2] + r.direction[2]));
+            btSubsimplexConvexCast cast(&point, bt->shapes[2 * (size_t)i].get(), &solver);
+            return cast.calcTimeOfImpact(from, to, bt->ta[(size_t)i], bt->ta[(size_t)i], *res);
+        };
+        auto q_bt = [&](int i) {
+            btConvexCast::CastResult res;
+            return bullet_ray(i, &res) ? (float)res.m_fraction : 2.0f;
+        };
+#else
+        auto q_bt = [&](int) { return 0.0f; };
+#endif
+        for (int i = 0; i < kPairs; ++i)
+        {
+            px_ray_hit hit;
+            (void)!px_ray_cast_shape(&shapes[(size_t)i], &s.pairs[(size_t)i].ta, &rays[(size_t)i], &hit);
+            hits_px += hit.hit;
+#if PXB_HAVE_BULLET
+            btConvexCast::CastResult res;
+            bool hb = bullet_ray(i, &res);
+            hits_bt += hb;
+            if (hit.hit && hb)
+            {
+                double len = length(v3(rays[(size_t)i].direction));
+                max_dt = std::max(max_dt, std::fabs(hit.t - res.m_fraction) * len / s.pairs[(size_t)i].size);
+            }
+#endif
+        }
+        auto t = measure_interleaved(opt.batches, kPairs, q_built, q_cloud, q_bt);
+        Timing cloud = timing_of(t[1], t[0]), btt = timing_of(t[2], t[0]);
+        std::printf("| %d | %.0f | %.0f | %.2fx | %.0f | %.2fx | %d / %d | %.1e |\n", n, median(t[0]), cloud.ns,
+                    cloud.ratio, btt.ns, btt.ratio, hits_px, hits_bt, max_dt);
+        csv_row("ray_hull", n, "proxima_cloud", cloud.ns, median(t[0]), cloud.ratio);
+        csv_row("ray_hull", n, "bullet_subsimplex_cast", btt.ns, median(t[0]), btt.ratio);
+        for (px_hull* h : built)
+        {
+            px_hull_destroy(h);
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------------------
+// 4. Box-box manifolds
+// ------------------------------------------------------------------------------------------------------
+
+#if PXB_HAVE_BULLET
+struct CountingResult : public btDiscreteCollisionDetectorInterface::Result
+{
+    int count = 0;
+    double deepest = 0.0;
+    void setShapeIdentifiersA(int, int) override {}
+    void setShapeIdentifiersB(int, int) override {}
+    void addContactPoint(const btVector3&, const btVector3&, btScalar depth) override
+    {
+        count++;
+        deepest = std::min(deepest, (double)depth);
+    }
+};
+#endif
+
+void run_box_manifolds(const Options& opt)
+{
+    std::printf("\n### 4. Box-box manifolds (median ns per pair; ratio = peer / proxima)\n\n");
+    std::printf("| scene | proxima px_manifold_world | Bullet btBoxBoxDetector | ratio | mean points px / Bullet | "
+                "max \\|deepest px - deepest bt\\| / S |\n|---|---:|---:|---:|---:|---:|\n");
+    SplitMix64 rng(kSeed ^ 0x626f78ULL);
+    struct BoxPair
+    {
+        px_shape a, b;
+        px_transform ta, tb;
+        double size;
+    };
+    for (int scene = 0; scene < 2; ++scene)
+    {
+        std::vector<BoxPair> pairs;
+        for (int i = 0; i < kPairs; ++i)
+        {
+            BoxPair p;
+            vec3 ha = { (float)rng.range(0.5, 2), (float)rng.range(0.2, 1), (float)rng.range(0.5, 2) };
+            vec3 hb = { (float)rng.range(0.3, 1), (float)rng.range(0.2, 1), (float)rng.range(0.3, 1) };
+            p.a = px_shape_box(ha);
+            p.b = px_shape_box(hb);
+            p.size = std::max(std::max(ha[0], ha[2]), std::max(hb[0], hb[2]));
+            Quat qa = quat_axis_angle({ 0, 1, 0 }, rng.range(0, 2 * kPi));
+            // scene 0: B resting flat on A (yawed, penetrating 1e-3); scene 1: B tilted up to 0.3 rad
+            double tilt = scene == 0 ? 0.0 : rng.range(0.0, 0.3);
+            Quat qb = quat_mul(quat_axis_angle({ rng.range(-1, 1), 0, rng.range(-1, 1) }, tilt),
+                               quat_axis_angle({ 0, 1, 0 }, rng.range(0, 2 * kPi)));
+            V3 pa = { rng.range(-5, 5), rng.range(-5, 5), rng.range(-5, 5) };
+            double lift = ha[1] + hb[1] * std::cos(tilt) + (hb[0] + hb[2]) * std::sin(tilt) * 0.5 - 1.0e-3;
+            V3 pb = pa + V3{ rng.range(-0.5, 0.5) * ha[0], lift, rng.range(-0.5, 0.5) * ha[2] };
+            p.ta = make_pose(qa, pa);
+            p.tb = make_pose(qb, pb);
+            pairs.push_back(p);
+        }
+        auto q_px = [&](int i) {
+            px_manifold m;
+            g_proxima_errors += px_manifold_world(&pairs[(size_t)i].a, &pairs[(size_t)i].ta, &pairs[(size_t)i].b,
+                                                  &pairs[(size_t)i].tb, nullptr, &m) < 0;
+            return (float)m.count;
+        };
+        double mean_px = 0, mean_bt = 0, max_dd = 0;
+#if PXB_HAVE_BULLET
+        std::vector<std::unique_ptr<btBoxShape>> bshapes;
+        for (const BoxPair& p : pairs)
+        {
+            bshapes.push_back(std::make_unique<btBoxShape>(
+                btVector3(p.a.box.half_extents[0], p.a.box.half_extents[1], p.a.box.half_extents[2])));
+            bshapes.back()->setMargin(0.0f);
+            bshapes.push_back(std::make_unique<btBoxShape>(
+                btVector3(p.b.box.half_extents[0], p.b.box.half_extents[1], p.b.box.half_extents[2])));
+            bshapes.back()->setMargin(0.0f);
+        }
+        auto bullet_box = [&](int i, CountingResult* res) {
+            btBoxBoxDetector det(bshapes[2 * (size_t)i].get(), bshapes[2 * (size_t)i + 1].get());
+            btDiscreteCollisionDetectorInterface::ClosestPointInput in;
+            in.m_transformA = to_bullet(pairs[(size_t)i].ta);
+            in.m_transformB = to_bullet(pairs[(size_t)i].tb);
+            det.getClosestPoints(in, *res, nullptr);
+        };
+        auto q_bt = [&](int i) {
+            CountingResult res;
+            bullet_box(i, &res);
+            return (float)res.count;
+        };
+#else
+        auto q_bt = [&](int) { return 0.0f; };
+#endif
+        for (int i = 0; i < kPairs; ++i)
+        {
+            px_manifold m;
+            (void)!px_manifold_world(&pairs[(size_t)i].a, &pairs[(size_t)i].ta, &pairs[(size_t)i].b,
+                                     &pairs[(size_t)i].tb, nullptr, &m);
+            mean_px += m.count;
+            double deepest = 0;
+            for (int k = 0; k < m.count; ++k)
+            {
+                deepest = std::min(deepest, (double)m.points[k].separation);
+            }
+#if PXB_HAVE_BULLET
+            CountingResult res;
+            bullet_box(i, &res);
+            mean_bt += res.count;
+            max_dd = std::max(max_dd, std::fabs(deepest - res.deepest) / pairs[(size_t)i].size);
+#endif
+        }
+        auto t = measure_interleaved(opt.batches, kPairs, q_px, q_bt);
+        Timing btt = timing_of(t[1], t[0]);
+        std::printf("| %s | %.0f | %.0f | %.2fx | %.2f / %.2f | %.1e |\n", scene == 0 ? "resting, yawed" : "tilted",
+                    median(t[0]), btt.ns, btt.ratio, mean_px / kPairs, mean_bt / kPairs, max_dd);
+        csv_row(scene == 0 ? "box_manifold_resting" : "box_manifold_tilted", 0, "bullet_box_box", btt.ns, median(t[0]),
+                btt.ratio);
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options opt;
+    for (int i = 1; i < argc; ++i)
+    {
+        if (std::strcmp(argv[i], "--quick") == 0)
+        {
+            opt.quick = true;
+            opt.batches = 7;
+        }
+        else if (std::strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
+        {
+            opt.csv_path = argv[++i];
+        }
+        else
+        {
+            std::fprintf(stderr, "usage: %s [--quick] [--csv FILE]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (!opt.csv_path.empty())
+    {
+        g_csv = std::fopen(opt.csv_path.c_str(), "w");
+        if (g_csv == nullptr)
+        {
+            std::fprintf(stderr, "cannot write %s\n", opt.csv_path.c_str());
+            return 1;
+        }
+        std::fprintf(g_csv, "workload,N,peer,peer_ns,proxima_ns,ratio\n");
+    }
+    std::printf("## proxima contact benchmark\n\n- command: `");
+    for (int i = 0; i < argc; ++i)
+    {
+        std::printf("%s%s", i ? " " : "", argv[i]);
+    }
+    std::printf("`\n- %d batches of %d queries per row, medians; ratios paired per round\n", opt.batches, kPairs);
+#if !PXB_HAVE_BULLET
+    std::printf("- Bullet not found: its columns are zeros\n");
+#endif
+#if !PXB_HAVE_CCD
+    std::printf("- libccd not found: its columns are zeros\n");
+#endif
+    run_penetration(opt);
+    run_hill_climbing(opt);
+    run_rays(opt);
+    run_box_manifolds(opt);
+    if (g_proxima_errors != 0)
+    {
+        std::printf("\nproxima returned %d error statuses while timed\n", g_proxima_errors);
+    }
+    if (g_csv != nullptr)
+    {
+        std::fclose(g_csv);
+    }
+    return 0;
+}
