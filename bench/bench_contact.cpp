@@ -9,8 +9,9 @@
 //      depth, the overlap of the hulls along n (computed in double); the smallest of those bounds, o_min,
 //      is what each depth is compared with. A depth more than 1e-3 S below o_min is "shallow" (libccd is
 //      known to report too small depths), one above o_min is impossible ("deep").
-//   2. GJK distance on 256- and 1024-vertex hulls: proxima with a built hull (hill climbing) and with the raw
-//      point cloud (SIMD scan) against Bullet btGjkPairDetector and btGjkEpaSolver2::Distance.
+//   2. GJK distance on 128- to 1024-vertex hulls: proxima with a built hull (hill climbing) and with the raw
+//      point cloud (SIMD scan) against Bullet btGjkPairDetector and btGjkEpaSolver2::Distance, cycling over
+//      256 pairs (cold caches) and repeating one pair 64 times (warm caches).
 //   3. Ray casts against hulls (N = 64, 256): px_ray_cast_shape (raw and built) against Bullet's
 //      btSubsimplexConvexCast of a point.
 //   4. Box-box manifolds: px_manifold_world against Bullet's btBoxBoxDetector (ODE's box-box) on resting and
@@ -59,6 +60,7 @@ const double kPi = 3.14159265358979323846;
 const double kWarmStepMove = 1.0e-3;
 const double kWarmStepTurn = 0.01;
 const double kShallow = 1.0e-3; // depth error threshold, times the pair's size
+const int kRepeat = 64;         // queries in a row on one pair in the repeated access pattern
 
 struct Options
 {
@@ -261,21 +263,28 @@ void run_hill_climbing(const Options& opt)
 {
     std::printf("\n### 2. GJK distance on large hulls (separated pairs; median ns per query; ratio = peer / proxima "
                 "built hull)\n\n");
-    std::printf("| N | proxima built hull (hill climbing) | proxima point cloud (scan) | ratio | Bullet "
+    std::printf("Two access patterns: *cycling*, every query a different pair (256 pairs, so each hull's data is "
+                "cold in cache, as in a physics step over many bodies), and *repeated*, %d queries in a row on "
+                "the same pair (its data warm, as in a planner querying one robot link many times).\n\n",
+                kRepeat);
+    std::printf("| N | access | proxima built hull (hill climbing) | proxima point cloud (scan) | ratio | Bullet "
                 "btGjkPairDetector | ratio | Bullet btGjkEpa2 Distance | ratio | max \\|built - cloud\\| / S |\n");
-    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (int n : { 256, 1024 })
+    std::printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int n : { 128, 256, 512, 1024 })
     {
         kOverlapFraction = 0.0;
         PairSet s = make_pair_set(n);
         std::vector<px_hull*> built;
         std::vector<px_shape> shapes;
+        // climb at every size measured here (the default threshold would scan the smaller ones)
+        px_hull_def def = px_hull_default_def();
+        def.climb_min_vertices = 64;
         for (const Hull& h : s.hulls)
         {
             px_hull* hull = nullptr;
-            if (px_hull_create(h.points.data(), n, nullptr, &hull) < 0)
+            if (px_hull_create(h.points.data(), n, &def, &hull) < 0)
             {
-                std::printf("| %d | hull build failed | | | | | | | |\n", n);
+                std::printf("| %d | | hull build failed | | | | | | | |\n", n);
                 return;
             }
             built.push_back(hull);
@@ -291,41 +300,53 @@ void run_hill_climbing(const Options& opt)
             px_world_distance(s, i, &r2);
             max_diff = std::max(max_diff, std::fabs((double)r1.distance - r2.distance) / p.size);
         }
-        auto q_built = [&](int i) {
-            const Pair& p = s.pairs[(size_t)i];
-            px_gjk_result r;
-            g_proxima_errors += px_gjk_distance_world(&shapes[2 * (size_t)i], &p.ta, &shapes[2 * (size_t)i + 1],
-                                                      &p.tb, nullptr, &r) < 0;
-            return r.distance;
-        };
-        auto q_cloud = [&](int i) {
-            px_gjk_result r;
-            return px_world_distance(s, i, &r);
-        };
 #if PXB_HAVE_BULLET
         auto bt = make_bullet_set(s);
-        auto q_gjk = [&](int i) {
-            return bullet_gjk(bt->shapes[2 * (size_t)i].get(), bt->ta[(size_t)i], bt->shapes[2 * (size_t)i + 1].get(),
-                              bt->tb[(size_t)i], &bt->solver)
-                .distance;
-        };
-        auto q_epa = [&](int i) {
-            btGjkEpaSolver2::sResults r;
-            bullet_epa2_distance(bt->shapes[2 * (size_t)i].get(), bt->ta[(size_t)i],
-                                 bt->shapes[2 * (size_t)i + 1].get(), bt->tb[(size_t)i], &r);
-            return (float)r.distance;
-        };
-#else
-        auto q_gjk = [&](int) { return 0.0f; };
-        auto q_epa = q_gjk;
 #endif
-        auto t = measure_interleaved(opt.batches, kPairs, q_built, q_cloud, q_gjk, q_epa);
-        Timing cloud = timing_of(t[1], t[0]), gjk = timing_of(t[2], t[0]), epa = timing_of(t[3], t[0]);
-        std::printf("| %d | %.0f | %.0f | %.2fx | %.0f | %.2fx | %.0f | %.2fx | %.1e |\n", n, median(t[0]), cloud.ns,
-                    cloud.ratio, gjk.ns, gjk.ratio, epa.ns, epa.ratio, max_diff);
-        csv_row("hull_distance_built", n, "proxima_cloud", cloud.ns, median(t[0]), cloud.ratio);
-        csv_row("hull_distance_built", n, "bullet_gjk_pair_detector", gjk.ns, median(t[0]), gjk.ratio);
-        csv_row("hull_distance_built", n, "bullet_gjkepa2_distance", epa.ns, median(t[0]), epa.ratio);
+        for (int repeated = 0; repeated < 2; ++repeated)
+        {
+            // query k of a batch: pair k (cycling), or pair (k / kRepeat) * 61 mod kPairs, kRepeat times (repeated)
+            auto pair_of = [&](int k) { return repeated ? (k / kRepeat) * 61 % kPairs : k; };
+            auto q_built = [&](int k) {
+                int i = pair_of(k);
+                const Pair& p = s.pairs[(size_t)i];
+                px_gjk_result r;
+                g_proxima_errors += px_gjk_distance_world(&shapes[2 * (size_t)i], &p.ta, &shapes[2 * (size_t)i + 1],
+                                                          &p.tb, nullptr, &r) < 0;
+                return r.distance;
+            };
+            auto q_cloud = [&](int k) {
+                px_gjk_result r;
+                return px_world_distance(s, pair_of(k), &r);
+            };
+#if PXB_HAVE_BULLET
+            auto q_gjk = [&](int k) {
+                int i = pair_of(k);
+                return bullet_gjk(bt->shapes[2 * (size_t)i].get(), bt->ta[(size_t)i],
+                                  bt->shapes[2 * (size_t)i + 1].get(), bt->tb[(size_t)i], &bt->solver)
+                    .distance;
+            };
+            auto q_epa = [&](int k) {
+                int i = pair_of(k);
+                btGjkEpaSolver2::sResults r;
+                bullet_epa2_distance(bt->shapes[2 * (size_t)i].get(), bt->ta[(size_t)i],
+                                     bt->shapes[2 * (size_t)i + 1].get(), bt->tb[(size_t)i], &r);
+                return (float)r.distance;
+            };
+#else
+            auto q_gjk = [&](int) { return 0.0f; };
+            auto q_epa = q_gjk;
+#endif
+            auto t = measure_interleaved(opt.batches, kPairs, q_built, q_cloud, q_gjk, q_epa);
+            Timing cloud = timing_of(t[1], t[0]), gjk = timing_of(t[2], t[0]), epa = timing_of(t[3], t[0]);
+            const char* access = repeated ? "repeated" : "cycling";
+            std::printf("| %d | %s | %.0f | %.0f | %.2fx | %.0f | %.2fx | %.0f | %.2fx | %.1e |\n", n, access,
+                        median(t[0]), cloud.ns, cloud.ratio, gjk.ns, gjk.ratio, epa.ns, epa.ratio, max_diff);
+            std::string row = std::string("hull_distance_built_") + access;
+            csv_row(row.c_str(), n, "proxima_cloud", cloud.ns, median(t[0]), cloud.ratio);
+            csv_row(row.c_str(), n, "bullet_gjk_pair_detector", gjk.ns, median(t[0]), gjk.ratio);
+            csv_row(row.c_str(), n, "bullet_gjkepa2_distance", epa.ns, median(t[0]), epa.ratio);
+        }
         for (px_hull* h : built)
         {
             px_hull_destroy(h);

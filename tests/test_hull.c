@@ -15,6 +15,7 @@
  * tolerance in 1000 random directions. The tolerance is def.tolerance x the largest side of the cloud's
  * bounding box, plus float rounding of the stored planes (a few ulps of the coordinates). */
 #include <float.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1447,8 +1448,8 @@ static int bad_input(void)
     PX_CHECK(h == NULL);
     PX_CHECK_STATUS(px_hull_create(p, 8, NULL, NULL), PX_ERR_INVALID_ARGUMENT);
     /* bad definitions */
-    px_hull_def defs[7];
-    for (int i = 0; i < 7; ++i)
+    px_hull_def defs[8];
+    for (int i = 0; i < 8; ++i)
     {
         defs[i] = px_hull_default_def();
     }
@@ -1459,7 +1460,8 @@ static int bad_input(void)
     defs[4].tolerance = INFINITY;
     defs[5].max_vertices = -1;
     defs[6].allocator.free = fail_free; /* one hook without the other */
-    for (int i = 0; i < 7; ++i)
+    defs[7].climb_min_vertices = 0;
+    for (int i = 0; i < 8; ++i)
     {
         h = dummy;
         PX_CHECK_STATUS(px_hull_create(p, 8, &defs[i], &h), PX_ERR_INVALID_ARGUMENT);
@@ -1555,6 +1557,7 @@ static int default_def(void)
 {
     px_hull_def d = px_hull_default_def();
     PX_CHECK(d.tolerance == 1e-5f && d.max_vertices == 0 && d.internal_value != 0);
+    PX_CHECK(d.climb_min_vertices == PX_HULL_HILL_CLIMB_MIN_VERTICES);
     PX_CHECK(d.allocator.alloc == NULL && d.allocator.free == NULL && d.allocator.user == NULL);
     /* a larger tolerance welds more: points 1e-3 outside a cube's faces are dropped at 1e-3, kept at 1e-5 */
     float p[3 * 14];
@@ -1755,6 +1758,65 @@ static int climb_flat(void)
     return rc;
 }
 
+/* GJK on a built hull gives the same distance whether it climbs (climb_min_vertices 1) or scans (INT_MAX),
+ * and the same as on the raw point cloud, warm-started from a simplex cache along a path of small motions
+ * (the climbs then start from the cached vertices) and cold. */
+static int climb_threshold(void)
+{
+    const int n = 3000;
+    float* p = make_cloud(CLOUD_ELLIPSOID, n, 77);
+    px_hull_def climb = px_hull_default_def(), scan = px_hull_default_def();
+    climb.climb_min_vertices = 1;
+    scan.climb_min_vertices = INT_MAX;
+    px_hull *hc = NULL, *hs = NULL;
+    PX_CHECK_STATUS(px_hull_create(p, n, &climb, &hc), PX_OK);
+    PX_CHECK_STATUS(px_hull_create(p, n, &scan, &hs), PX_OK);
+    px_shape shapes[3] = { px_shape_from_hull(hc), px_shape_from_hull(hs), px_shape_hull(p, n) };
+    const vec3 half = { 0.5f, 1.0f, 0.25f };
+    px_shape box = px_shape_box(half);
+    px_rng r = px_rng_seeded(78);
+    px_simplex_cache cache[3];
+    memset(cache, 0, sizeof(cache));
+    const double side = cloud_side(p, n);
+    int failures = 0;
+    for (int t = 0; t < 400; ++t)
+    {
+        px_gjk_input in;
+        in.a = NULL;
+        in.b = &box;
+        double u[3], q[4];
+        px_rng_unit_vector(&r, u);
+        px_rng_quat(&r, q);
+        double dist = t % 2 ? px_rng_range(&r, 3.5, 6.0) : px_rng_range(&r, 0.0, 2.0); /* apart or overlapping */
+        for (int k = 0; k < 3; ++k)
+        {
+            in.b_in_a.p[k] = (float)(u[k] * dist);
+        }
+        for (int k = 0; k < 4; ++k)
+        {
+            in.b_in_a.q[k] = (float)q[k];
+        }
+        float d[3];
+        for (int s = 0; s < 3; ++s)
+        {
+            in.a = &shapes[s];
+            px_gjk_result res;
+            px_status st = px_gjk_distance(&in, NULL, t % 4 < 2 ? &cache[s] : NULL, &res);
+            PX_CHECK(!PX_FAILED(st));
+            d[s] = res.distance;
+        }
+        if (!(fabs((double)d[0] - d[2]) <= 1e-5 * side && fabs((double)d[1] - d[2]) <= 1e-5 * side))
+        {
+            fprintf(stderr, "pose %d: climb %.9g scan %.9g cloud %.9g\n", t, d[0], d[1], d[2]);
+            ++failures;
+        }
+    }
+    px_hull_destroy(hc);
+    px_hull_destroy(hs);
+    free(p);
+    return failures == 0 ? 0 : 1;
+}
+
 int test_hull(void)
 {
     PX_SUITE_BEGIN;
@@ -1780,5 +1842,6 @@ int test_hull(void)
     PX_RUN_SUBTEST(shape_from_hull);
     PX_RUN_SUBTEST(climb_solids);
     PX_RUN_SUBTEST(climb_flat);
+    PX_RUN_SUBTEST(climb_threshold);
     PX_SUITE_END;
 }

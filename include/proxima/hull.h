@@ -3,7 +3,7 @@
 ///
 /// A built hull is an object: create it once from a point cloud, then make shapes from it with
 /// px_shape_from_hull() for as many queries as you like. Its support mapping climbs the vertex adjacency
-/// (hill climbing) above PX_HULL_HILL_CLIMB_MIN_VERTICES vertices and scans the vertices below. A climb
+/// (hill climbing) from px_hull_def.climb_min_vertices vertices on and scans the vertices below. A climb
 /// starts from the previous support vertex of the same query, or from the extreme vertex of the nearest of
 /// 26 fixed directions, so large hulls cost a few edge steps per support instead of O(n).
 ///
@@ -25,10 +25,12 @@
 extern "C" {
 #endif
 
-/// Hulls with at least this many vertices use hill climbing over the adjacency for their support
-/// mapping in GJK, warm-started from the previous support; smaller ones use the SIMD scan (which wins
-/// below it; see bench/bench_hull_support.c). [Limit: >= 4]
-#define PX_HULL_HILL_CLIMB_MIN_VERTICES 64
+/// Default of px_hull_def.climb_min_vertices: hulls with at least this many vertices use hill climbing
+/// over the adjacency for their support mapping in GJK; smaller ones use the SIMD scan. Measured with
+/// bench/bench_contact.cpp (workload 2): when the hull's data is warm in cache (the same pair queried
+/// again and again) climbing wins from about 96 vertices; when every query meets cold data (a physics step
+/// over many bodies) the scan's streaming reads win up to about 1024. 256 splits the difference.
+#define PX_HULL_HILL_CLIMB_MIN_VERTICES 256
 
 /// A built convex hull. Opaque: read it with the accessors below.
 typedef struct px_hull px_hull;
@@ -52,6 +54,11 @@ typedef struct px_hull_def
     /// hull first, so a limit keeps the most significant vertices; 1, 2 and 3 give a point, a segment and a
     /// triangle. [Limit: >= 0]
     int max_vertices;
+    /// Climb the adjacency for supports (instead of scanning every vertex) from this many vertices on.
+    /// Lower it (to about 96) when the same hulls are queried many times in a row, raise it (to about 1024)
+    /// when each query meets the hull's data cold in cache; INT_MAX never climbs.
+    /// Default PX_HULL_HILL_CLIMB_MIN_VERTICES. [Limit: >= 1]
+    int climb_min_vertices;
     int internal_value; ///< Set by px_hull_default_def(). Do not set.
 } px_hull_def;
 

@@ -42,10 +42,11 @@ px_gjk_config px_gjk_default_config(void)
     return c;
 }
 
-/* The built hull of a shape when hill climbing pays off for it (measured: bench/bench_hull_support.c). */
+/* The built hull of a shape when it is to be climbed (px_hull_def.climb_min_vertices). */
 static const struct px_hull* pxi_climbing_hull(const px_shape* s)
 {
-    if (s->type == PX_SHAPE_HULL && s->hull.built != NULL && s->hull.count >= PX_HULL_HILL_CLIMB_MIN_VERTICES &&
+    if (s->type == PX_SHAPE_HULL && s->hull.built != NULL && s->hull.built->climb_nodes != NULL &&
+        s->hull.count >= s->hull.built->climb_min_vertices &&
         s->hull.points == s->hull.built->vertices && s->hull.count == s->hull.built->vertex_count)
     {
         return s->hull.built;
@@ -160,11 +161,11 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
         /* hill climbs start from the cached support vertices */
         if (pair->climb_a != NULL && cache->index_a[0] >= 0 && cache->index_a[0] < pair->a->hull.count)
         {
-            pair->climb_start[0] = cache->index_a[0];
+            pair->climb_start[0] = pair->climb_a->climb_record[cache->index_a[0]];
         }
         if (pair->climb_b != NULL && cache->index_b[0] >= 0 && cache->index_b[0] < pair->b->hull.count)
         {
-            pair->climb_start[1] = cache->index_b[0];
+            pair->climb_start[1] = pair->climb_b->climb_record[cache->index_b[0]];
         }
     }
     if (warm_start(pair, cache, s))

@@ -22,11 +22,11 @@ typedef struct pxi_gjk_pair
      * cannot tell (user support functions). It scales the touching band, so the band is the same whatever
      * path a query takes. */
     float w_bound;
-    /* Built hulls large enough for hill climbing (NULL otherwise), and the vertex each climb starts from:
-     * the previous support of that shape, so successive supports in nearby directions take a step or
-     * two (-1 before the first: the hull's seed for the direction). The start indices are state in a pair
-     * the queries otherwise treat as read-only, so they are reached through a pointer to the pair's own
-     * storage (a pair must not be copied once initialized). */
+    /* Built hulls large enough for hill climbing (NULL otherwise), and the record (pxi_climb_node) each
+     * climb starts from: the previous support of that shape, so successive supports in nearby directions
+     * take a step or two (-1 before the first: the hull's seed for the direction). The starts are state in
+     * a pair the queries otherwise treat as read-only, so they are reached through a pointer to the pair's
+     * own storage (a pair must not be copied once initialized). */
     const struct px_hull* climb_a;
     const struct px_hull* climb_b;
     int32_t* climb_start; /* [2]: A, B; points at climb_storage */
@@ -42,11 +42,11 @@ static inline int32_t pxi_support_local(const px_shape* shape, pxi_hull_scan_fn 
 {
     if (climb != NULL)
     {
-        int32_t i = pxi_hull_climb(climb, d, *start);
-        *start = i;
-        const float* p = shape->hull.points + 3 * (size_t)i;
-        px_v3_set(p[0], p[1], p[2], dest);
-        return i;
+        int32_t r = pxi_hull_climb_record(climb, d, *start);
+        *start = r;
+        const pxi_climb_node* n = &climb->climb_nodes[r];
+        px_v3_set(n->v.p[0], n->v.p[1], n->v.p[2], dest);
+        return n->v.link;
     }
     return scan != NULL ? pxi_hull_support(shape, scan, d, dest) : pxi_support_core(shape, d, dest);
 }

@@ -6,6 +6,28 @@
 
 #include "proxima/hull.h"
 
+/* The hill-climbing graph is an array of 16-byte nodes, one record per vertex, so that a climb step reads
+ * one record (two or three adjacent cache lines) instead of a vertex, its adjacency list and then every
+ * neighbour's coordinates in three arrays:
+ *   node[r]            the vertex: its position and its index (link)
+ *   node[r + 1]        its neighbour count and whether it lies on a twisted face (meta)
+ *   node[r + 2 + k]    neighbour k: its position and the node offset of its own record (link)
+ * Records start at even offsets, so the first two nodes share a cache line. */
+typedef union pxi_climb_node
+{
+    struct
+    {
+        float p[3];
+        int32_t link;
+    } v;
+    struct
+    {
+        int32_t count;
+        int32_t twisted;
+        int32_t unused[2];
+    } meta;
+} pxi_climb_node;
+
 struct px_hull
 {
     px_allocator allocator; /* the resolved allocator that owns `block` */
@@ -30,6 +52,8 @@ struct px_hull
     int32_t* adjacency_offsets; /* [vertex_count + 1] */
     int32_t* adjacency;         /* [2 * edge_count] */
 
+    int climb_min_vertices; /* px_hull_def.climb_min_vertices: GJK climbs this hull from this many vertices */
+
     vec3 centroid; /* mean of the vertices */
     float extent;  /* largest distance of a vertex from the centroid (the hull's scale) */
 
@@ -41,27 +65,32 @@ struct px_hull
     int32_t* climb_face_offsets; /* [vertex_count + 1] */
     int32_t* climb_faces;
 
+    /* The climbing graph (see pxi_climb_node) and the record of each vertex. */
+    pxi_climb_node* climb_nodes;
+    int32_t* climb_record; /* [vertex_count] */
+
     /* Where climbs begin: a cube map of directions. Each of the 6 cube faces (+x, -x, +y, -y, +z, -z) is
-     * cut into seed_k x seed_k cells, and seed_map[(face * seed_k + i) * seed_k + j] is a vertex extreme
-     * along the direction through the centre of cell (i, j). A climb starts from the seed of the cell its
-     * direction falls in, or from its warm start if that is higher: a step or two from the answer. */
+     * cut into seed_k x seed_k cells, and seed_map[(face * seed_k + i) * seed_k + j] is the record of a
+     * vertex extreme along the direction through the centre of cell (i, j). A climb starts from the seed of
+     * the cell its direction falls in, or from its warm start if that is higher: a step or two from the
+     * answer. */
     int seed_k;
     int32_t* seed_map; /* [6 * seed_k * seed_k] */
 };
 
-/* Index of a vertex maximizing dot(vertex, d), by hill climbing over the adjacency from vertex `start`
- * (0 <= start < vertex_count, or negative for none; the climb begins at the seed for d instead when that
- * is higher, see seed_map): move to any neighbour with a strictly larger dot product until none has
- * one. On a convex polytope the local maximum reached is global. Ties keep the current vertex. A NaN d
- * returns start. O(path length x degree); no allocation.
+/* Record (in climb_nodes) of a vertex maximizing dot(vertex, d), by hill climbing from the record `start`
+ * (negative for none; the climb begins at the seed for d instead when that is higher, see seed_map): move
+ * to any neighbour with a strictly larger dot product until none has one. On a convex polytope the local
+ * maximum reached is global. Ties keep the current vertex. A NaN d returns the start (or a seed). O(path
+ * length x degree); no allocation. climb_nodes[result].v holds the vertex and its index.
  *
  * The hull is convex and its faces flat within the build tolerance; at a local maximum the climb also looks
  * at the other vertices of the vertex's faces listed in climb_faces (slightly twisted merged faces), so the
  * result is within the tolerance (times |d|) of the maximum over all vertices. */
-int32_t pxi_hull_climb(const struct px_hull* hull, const vec3 d, int32_t start);
+int32_t pxi_hull_climb_record(const struct px_hull* hull, const vec3 d, int32_t start);
 
-/* The seed of the cube-map cell direction d falls in (see seed_map). Any direction, zero or NaN
- * included, gets a valid vertex. */
+/* The seed record of the cube-map cell direction d falls in (see seed_map). Any direction, zero or NaN
+ * included, gets a valid record. */
 static inline int32_t pxi_hull_seed(const struct px_hull* hull, const vec3 d)
 {
     /* the dominant axis a (ties to the lower one) and the other two, u and w, in cyclic order */
@@ -82,4 +111,12 @@ static inline int32_t pxi_hull_seed(const struct px_hull* hull, const vec3 d)
     int j = fw > 0.0f ? (fw < (float)k ? (int)fw : k - 1) : 0;
     int face = 2 * a + (d[a] < 0.0f);
     return hull->seed_map[(face * k + i) * k + j];
+}
+
+/* The same climb with vertex indices: the index of the support vertex, climbing from vertex `start`
+ * (negative for none). */
+static inline int32_t pxi_hull_climb(const struct px_hull* hull, const vec3 d, int32_t start)
+{
+    int32_t r = pxi_hull_climb_record(hull, d, start >= 0 ? hull->climb_record[start] : -1);
+    return hull->climb_nodes[r].v.link;
 }

@@ -10,10 +10,6 @@
 
 #include "hull_internal.h" /* the hill-climbing support of built hulls */
 
-/* Hulls with at least this many vertices climb for a single, cold support (no previous vertex to start
- * from); measured with bench/bench_hull_support.c ("cold"). */
-#define PXI_HULL_COLD_CLIMB_MIN_VERTICES 128
-
 /* Returned by the hull scan when it met a NaN or Inf dot product (a non-finite or overflowing point). */
 #define PXI_SUPPORT_NON_FINITE INT32_MIN
 
@@ -138,14 +134,13 @@ static inline int32_t pxi_support_core(const px_shape* s, const vec3 d, vec3 des
         return PX_NULL_INDEX;
     }
     case PX_SHAPE_HULL:
-        /* single supports climb cold (from a seed), which beats the scan only on larger hulls */
-        if (s->hull.built != NULL && s->hull.count >= PXI_HULL_COLD_CLIMB_MIN_VERTICES &&
+        if (s->hull.built != NULL && s->hull.built->climb_nodes != NULL &&
+            s->hull.count >= s->hull.built->climb_min_vertices &&
             s->hull.points == s->hull.built->vertices)
         {
-            int32_t i = pxi_hull_climb(s->hull.built, d, -1);
-            const float* p = s->hull.points + 3 * (size_t)i;
-            px_v3_set(p[0], p[1], p[2], dest);
-            return i;
+            const pxi_climb_node* n = &s->hull.built->climb_nodes[pxi_hull_climb_record(s->hull.built, d, -1)];
+            px_v3_set(n->v.p[0], n->v.p[1], n->v.p[2], dest);
+            return n->v.link;
         }
         return pxi_hull_support(s, pxi_hull_scan, d, dest);
     case PX_SHAPE_USER:
