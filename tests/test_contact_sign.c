@@ -567,6 +567,20 @@ static const sign_case reg_sign_point_triangle_case = {
     { { 0x0p+0f, 0x0p+0f, 0x0p+0f, 0x1p+0f }, { -0x1.39a84ep-3f, 0x1.456fc4p-1f, -0x1.594568p-4f } },
     { { 0x0p+0f, 0x0p+0f, 0x0p+0f, 0x1p+0f }, { -0x1.39211p-3f, 0x1.580792p-6f, 0x1.81872ap-3f } } };
 
+/* Two boxes a rounding error from touching (seed 0, pair 37974, while the box-box separating-axis test was
+ * given per-axis closed forms): the closed form on one face axis said +1.9e-6 of overlap, the overlap along
+ * the same unit axis -3.8e-6, and the contact came out apart (+3.8e-6) where GJK saw an overlap. */
+static const sign_case reg_sign_box_box_sat_rounding_case = {
+    { T_BOX, { 0x1.0931dap+3f, 0x1.07c8aep+2f, 0x1.90ca56p+2f }, 0x0p+0f, 0, { 0x0p+0f, 0x0p+0f, 0x0p+0f } },
+    { T_BOX, { 0x1.43149p+4f, 0x1.ebc7d6p+2f, 0x1.2d3c48p+4f }, 0x0p+0f, 0, { 0x0p+0f, 0x0p+0f, 0x0p+0f } },
+    { { -0x1.c8813p-4f, 0x1.b9601ap-1f, -0x1.2812f2p-3f, 0x1.e422b6p-2f }, { 0x0p+0f, -0x0p+0f, 0x0p+0f } },
+    { { 0x1.efe916p-3f, -0x1.a6faep-1f, 0x1.ea1f0ep-2f, 0x1.616c6cp-3f }, { -0x1.f46338p+4f, -0x1.7ba31ap+4f, -0x1.6db428p+2f } } };
+
+static int reg_sign_box_box_sat_rounding(void)
+{
+    return run_frozen("reg_sign_box_box_sat_rounding", &reg_sign_box_box_sat_rounding_case);
+}
+
 static int reg_sign_rounded_segment_sphere(void)
 {
     return run_frozen("reg_sign_rounded_segment_sphere", &reg_sign_rounded_segment_sphere_case);
@@ -606,6 +620,7 @@ int test_contact_sign(void)
     PX_RUN_SUBTEST(reg_sign_point_rounded_box);
     PX_RUN_SUBTEST(reg_sign_segment_rounded_segment);
     PX_RUN_SUBTEST(reg_sign_point_triangle);
+    PX_RUN_SUBTEST(reg_sign_box_box_sat_rounding);
     PX_RUN_SUBTEST(random_sign);
     PX_SUITE_END;
 }

@@ -259,8 +259,10 @@ static void box_support(const float* h, const vec3 d, vec3 dest)
 }
 
 /* Two boxes whose cores overlap: the separating-axis minimum (exact depth). Returns false when the cores
- * are apart (GJK handles that exactly). */
-static bool contact_box_box(const px_shape* a, const px_shape* b, const pxi_gjk_pair* pair, px_contact* r)
+ * overlap by no more than min_overlap along some axis (apart, touching, or too close to touching to decide
+ * here: GJK handles those exactly). */
+static bool contact_box_box(const px_shape* a, const px_shape* b, const pxi_gjk_pair* pair, float min_overlap,
+                            px_contact* r)
 {
     const float* ha = a->box.half_extents;
     const float* hb = b->box.half_extents;
@@ -268,36 +270,54 @@ static bool contact_box_box(const px_shape* a, const px_shape* b, const pxi_gjk_
     const float* t = pair->pos_b;
     float best = INFINITY;
     vec3 best_axis = { 0.0f, 0.0f, 0.0f };
-    int best_kind = -1; /* 0..2 faces of A, 3..5 faces of B, 6.. edge pairs */
+    int best_kind = -1; /* 0..2 faces of A, 3..5 faces of B, 6.. edge pairs (6 + 3 i + j: A's i x B's j) */
     float scale = px_maxf(px_maxf(ha[0], px_maxf(ha[1], ha[2])), px_maxf(hb[0], px_maxf(hb[1], hb[2])));
+    /* R[i][j] = e_i . c_j: B's axes c_j in A's frame; t_b: B's position along B's axes */
+    float R[3][3], abs_r[3][3], t_b[3];
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int j = 0; j < 3; ++j)
+        {
+            R[i][j] = rb->c[j][i];
+            abs_r[i][j] = fabsf(R[i][j]);
+        }
+    }
+    for (int j = 0; j < 3; ++j)
+    {
+        t_b[j] = px_v3_dot(t, rb->c[j]);
+    }
+    /* the 15 axes, each overlap = (extent of A + extent of B - |centre separation|) along the unit axis
+     * (Gottschalk's OBB test, as in Ericson, RTCD 4.4.1) */
     for (int k = 0; k < 15; ++k)
     {
-        vec3 l;
+        float o;
         if (k < 3)
         {
-            px_v3_zero(l);
-            l[k] = 1.0f;
+            o = ha[k] + (hb[0] * abs_r[k][0] + hb[1] * abs_r[k][1] + hb[2] * abs_r[k][2]) - fabsf(t[k]);
         }
         else if (k < 6)
         {
-            px_v3_copy(rb->c[k - 3], l);
+            int j = k - 3;
+            o = (ha[0] * abs_r[0][j] + ha[1] * abs_r[1][j] + ha[2] * abs_r[2][j]) + hb[j] - fabsf(t_b[j]);
         }
         else
         {
-            vec3 ea = { 0.0f, 0.0f, 0.0f };
-            ea[(k - 6) / 3] = 1.0f;
-            px_v3_cross(ea, rb->c[(k - 6) % 3], l);
-            float ll = px_v3_norm2(l);
+            int i = (k - 6) / 3, j = (k - 6) % 3;
+            int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+            /* |e_i x c_j|^2 */
+            float ll = R[i1][j] * R[i1][j] + R[i2][j] * R[i2][j];
             if (!(ll > 1.0e-10f))
             {
                 continue; /* parallel edges: the face axes cover this direction */
             }
-            px_v3_scale(l, 1.0f / sqrtf(ll), l);
+            float ra = ha[i1] * abs_r[i2][j] + ha[i2] * abs_r[i1][j];
+            float rbe = hb[j1] * abs_r[i][j2] + hb[j2] * abs_r[i][j1];
+            float sep = fabsf(t[i2] * R[i1][j] - t[i1] * R[i2][j]);
+            o = (ra + rbe - sep) / sqrtf(ll);
         }
-        float o = box_overlap(ha, hb, rb, t, l);
-        if (!(o > 0.0f))
+        if (!(o > min_overlap))
         {
-            return false; /* a separating (or touching) axis: the cores do not overlap */
+            return false; /* a separating, touching or nearly touching axis */
         }
         /* faces win ties: an edge axis must be deeper by a relative margin to be chosen */
         float biased = k < 6 ? o : o * (1.0f + 1.0e-5f) + 1.0e-6f * scale;
@@ -305,10 +325,30 @@ static bool contact_box_box(const px_shape* a, const px_shape* b, const pxi_gjk_
         {
             best = biased;
             best_kind = k;
-            px_v3_copy(l, best_axis);
         }
     }
+    if (best_kind < 3)
+    {
+        best_axis[best_kind] = 1.0f;
+    }
+    else if (best_kind < 6)
+    {
+        px_v3_copy(rb->c[best_kind - 3], best_axis);
+    }
+    else
+    {
+        vec3 ea = { 0.0f, 0.0f, 0.0f };
+        ea[(best_kind - 6) / 3] = 1.0f;
+        px_v3_cross(ea, rb->c[(best_kind - 6) % 3], best_axis);
+        px_v3_scale(best_axis, 1.0f / px_v3_norm(best_axis), best_axis);
+    }
+    /* the depth along the chosen axis, recomputed from the unit axis (the per-axis formulas above round
+     * differently): the caller's threshold holds for the depth returned */
     float depth = box_overlap(ha, hb, rb, t, best_axis);
+    if (!(depth > min_overlap))
+    {
+        return false;
+    }
     vec3 n;
     px_v3_copy(best_axis, n);
     if (px_v3_dot(n, t) < 0.0f)
@@ -445,6 +485,18 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
     {
         return PX_OK;
     }
+    const bool box_box = config->analytic && pair->a->type == PX_SHAPE_BOX && pair->b->type == PX_SHAPE_BOX;
+    if (box_box && pair->w_bound >= 0.0f)
+    {
+        /* Boxes overlapping along every axis by more than two touching bands: GJK would report an overlap
+         * too, so the separating axes answer alone (a box resting on a box, without a GJK run). */
+        float band = pxi_gjk_touch_radius(0.0f, pair->w_bound, config->gjk.abs_tolerance);
+        if (contact_box_box(pair->a, pair->b, pair, 2.0f * band, r))
+        {
+            r->iterations = 0;
+            return PX_OK;
+        }
+    }
     px_gjk_config gjk = config->gjk;
     gjk.use_radii = false;
     pxi_gjk_state st;
@@ -476,8 +528,7 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
     /* The cores overlap or touch (GJK's simplex encloses the origin or passes within rounding of it; the
      * latter does not tell touching from a real overlap, so EPA decides, and a touching pair gets depth 0
      * with a valid normal): two boxes by their separating axes, everything else by EPA. */
-    if (config->analytic && pair->a->type == PX_SHAPE_BOX && pair->b->type == PX_SHAPE_BOX &&
-        contact_box_box(pair->a, pair->b, pair, r))
+    if (box_box && contact_box_box(pair->a, pair->b, pair, 0.0f, r))
     {
         r->iterations = st.iterations;
         return status;
