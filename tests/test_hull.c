@@ -469,6 +469,31 @@ static int check_hull(const float* points, int n, const px_hull* h, const check_
     {
         HC_FAIL("adjacency holds %d entries, expected 2 E = %d", adjacency_total, 2 * E);
     }
+    /* the faces around each vertex (internal, for manifolds): increasing, each contains the vertex, and
+     * every corner of every face is listed once */
+    {
+        const int32_t* vfo = h->vertex_face_offsets;
+        if (vfo[0] != 0 || vfo[V] != h->face_index_count)
+        {
+            HC_FAIL("vertex-face lists hold %d entries, expected %d", vfo[V], h->face_index_count);
+        }
+        for (int i = 0; i < V; ++i)
+        {
+            for (int32_t k = vfo[i]; k < vfo[i + 1]; ++k)
+            {
+                int32_t f = h->vertex_faces[k];
+                bool has = false;
+                for (int j = 0; f >= 0 && f < F && j < faces[f].count; ++j)
+                {
+                    has = has || idx[faces[f].first + j] == i;
+                }
+                if (!has || (k > vfo[i] && !(h->vertex_faces[k - 1] < f)))
+                {
+                    HC_FAIL("vertex-face list of %d: face %d", i, f);
+                }
+            }
+        }
+    }
     /* supporting planes: no hull vertex above any face plane (beyond the plane's float rounding) */
     {
         int stride = (double)F * V <= 2e7 ? 1 : 1 + (int)((double)F * V / 2e7);

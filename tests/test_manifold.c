@@ -1184,8 +1184,10 @@ static int built_hulls(void)
     int failures = 0, multi = 0;
     for (int trial = 0; trial < 300 && failures == 0; ++trial)
     {
-        float points[3 * 40];
-        int n = 8 + px_rng_int(&rng, 32);
+        /* every tenth rock is large (600 points): its supports climb and its faces come from the
+         * vertex-face lists */
+        static float points[3 * 600];
+        int n = trial % 10 == 9 ? 600 : 8 + px_rng_int(&rng, 32);
         for (int i = 0; i < n; ++i)
         {
             double d[3];

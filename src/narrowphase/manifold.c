@@ -172,12 +172,17 @@ static void poly_plane(const pxi_poly* p, int f, vec3 n, float* d)
 }
 
 /* Index of the vertex of p farthest along the local direction d (box: the corner whose bit k is set for a
- * positive coordinate k, as in the support mapping; hull: the first maximum of a scan). */
+ * positive coordinate k, as in the support mapping; hull: by climbing where GJK would climb, else the first
+ * maximum of a scan). */
 static int poly_support_vertex(const pxi_poly* p, const vec3 d)
 {
     if (p->hull == NULL)
     {
         return (d[0] >= 0.0f ? 1 : 0) | (d[1] >= 0.0f ? 2 : 0) | (d[2] >= 0.0f ? 4 : 0);
+    }
+    if (p->hull->climb_nodes != NULL && p->hull->vertex_count >= p->hull->climb_min_vertices)
+    {
+        return pxi_hull_climb(p->hull, d, -1);
     }
     const float* v = p->hull->vertices;
     int best = 0;
@@ -232,26 +237,37 @@ static int poly_best_face(const pxi_poly* p, const vec3 dir, const vec3 w, float
     px_v3_sub(w, p->pos, t);
     px_rot_tmulv(&p->rot, t, wl);
     int v = poly_support_vertex(p, dl);
-    float best = -INFINITY;
-    for (int f = 0; f < p->face_count; ++f)
+    /* the candidate faces: those around v, from the hull's vertex-face lists when it has them, else every
+     * face tested for v (boxes, hand-made hulls) */
+    const int32_t* around = NULL;
+    int count = p->face_count;
+    if (p->hull != NULL && p->hull->vertex_face_offsets != NULL && p->hull->vertex_faces != NULL)
     {
+        around = p->hull->vertex_faces + p->hull->vertex_face_offsets[v];
+        count = p->hull->vertex_face_offsets[v + 1] - p->hull->vertex_face_offsets[v];
+    }
+    float best = -INFINITY;
+    for (int k = 0; k < count; ++k)
+    {
+        int f = around != NULL ? around[k] : k;
         vec3 n;
         float d;
         poly_local_plane(p, f, n, &d);
         float a = px_v3_dot(n, dl);
-        if (a > best && poly_face_has_vertex(p, f, v))
+        if (a > best && (around != NULL || poly_face_has_vertex(p, f, v)))
         {
             best = a;
         }
     }
     int face = -1;
     float best_gap = INFINITY;
-    for (int f = 0; f < p->face_count; ++f)
+    for (int k = 0; k < count; ++k)
     {
+        int f = around != NULL ? around[k] : k;
         vec3 n;
         float d;
         poly_local_plane(p, f, n, &d);
-        if (px_v3_dot(n, dl) >= best - PXI_FACE_TIE && poly_face_has_vertex(p, f, v))
+        if (px_v3_dot(n, dl) >= best - PXI_FACE_TIE && (around != NULL || poly_face_has_vertex(p, f, v)))
         {
             float gap = fabsf(px_v3_dot(n, wl) - d);
             if (face < 0 || gap < best_gap)

@@ -80,7 +80,9 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
     /* the climbing graph: per vertex two nodes and one per neighbour, records at even offsets (at most one
      * node of padding each) */
     size_t node_bound = 3 * (size_t)vc + 2 * (size_t)ec;
-    size_t off_records = align_up(off_climb + sizeof(int32_t) * climb_count);
+    size_t off_vf_offsets = align_up(off_climb + sizeof(int32_t) * climb_count);
+    size_t off_vf = align_up(off_vf_offsets + sizeof(int32_t) * ((size_t)vc + 1));
+    size_t off_records = align_up(off_vf + sizeof(int32_t) * (size_t)fi);
     size_t off_nodes = align_up(off_records + sizeof(int32_t) * (size_t)vc);
     /* a fine seed map for hulls large enough to climb, one seed per axis direction for small ones */
     const int seed_k = vc >= 64 ? 8 : 1;
@@ -110,6 +112,8 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
     h->adjacency = ec > 0 ? (int32_t*)(void*)(block + off_adjacency) : NULL;
     h->climb_face_offsets = (int32_t*)(void*)(block + off_climb_offsets);
     h->climb_faces = climb_count > 0 ? (int32_t*)(void*)(block + off_climb) : NULL;
+    h->vertex_face_offsets = (int32_t*)(void*)(block + off_vf_offsets);
+    h->vertex_faces = fi > 0 ? (int32_t*)(void*)(block + off_vf) : NULL;
 
     for (int i = 0; i < vc; ++i)
     {
@@ -171,6 +175,28 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
         {
             filled[h->face_indices[first + i]] = -1;
         }
+    }
+    /* the faces of each vertex, the same way */
+    int32_t* vfo = h->vertex_face_offsets;
+    for (int i = 0; i < fi; ++i)
+    {
+        vfo[h->face_indices[i] + 1]++;
+    }
+    for (int i = 0; i < vc; ++i)
+    {
+        vfo[i + 1] += vfo[i];
+    }
+    for (int f = 0, first = 0; f < fc; first += b->res_counts.data[f++])
+    {
+        for (int i = 0; i < b->res_counts.data[f]; ++i)
+        {
+            int32_t v = h->face_indices[first + i];
+            h->vertex_faces[vfo[v] + ++filled[v]] = f;
+        }
+    }
+    for (int i = 0; i < fi; ++i)
+    {
+        filled[h->face_indices[i]] = -1;
     }
     /* faces: a solid's normal is the one its flatness was checked along (b->planes, from result_from_mesh), a
      * polygon's its Newell normal. The offset is the support along it: for a solid, of the exact hull (every

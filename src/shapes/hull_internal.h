@@ -65,6 +65,11 @@ struct px_hull
     int32_t* climb_face_offsets; /* [vertex_count + 1] */
     int32_t* climb_faces;
 
+    /* the faces around each vertex, CSR: vertex_faces[vertex_face_offsets[v] .. vertex_face_offsets[v + 1]),
+     * in increasing face order */
+    int32_t* vertex_face_offsets; /* [vertex_count + 1] */
+    int32_t* vertex_faces;        /* [face_index_count] */
+
     /* The climbing graph (see pxi_climb_node) and the record of each vertex. */
     pxi_climb_node* climb_nodes;
     int32_t* climb_record; /* [vertex_count] */
