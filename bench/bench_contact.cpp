@@ -358,12 +358,52 @@ void run_hill_climbing(const Options& opt)
 // 3. Ray casts against hulls
 // ------------------------------------------------------------------------------------------------------
 
+/// The exact first hit (t in [0, max_t]) of a ray with a built hull posed at `pose`: the ray clipped by every
+/// face plane, in double. False for a miss.
+bool exact_ray_hull(const px_hull* hull, const px_transform& pose, const px_ray& ray, double* t_hit)
+{
+    Quat q = pose_quat(pose);
+    Quat qi = { -q.x, -q.y, -q.z, q.w };
+    V3 o = quat_rotate(qi, v3(ray.origin) - v3(pose.p)), d = quat_rotate(qi, v3(ray.direction));
+    double t0 = 0.0, t1 = ray.max_t;
+    const px_hull_face* f = px_hull_faces(hull);
+    for (int k = 0; k < px_hull_face_count(hull); ++k)
+    {
+        V3 n = { f[k].plane[0], f[k].plane[1], f[k].plane[2] };
+        double dn = n.x * d.x + n.y * d.y + n.z * d.z;
+        double on = n.x * o.x + n.y * o.y + n.z * o.z - f[k].plane[3];
+        if (dn == 0.0)
+        {
+            if (on > 0.0)
+            {
+                return false;
+            }
+            continue;
+        }
+        double t = -on / dn;
+        if (dn < 0.0)
+        {
+            t0 = std::max(t0, t);
+        }
+        else
+        {
+            t1 = std::min(t1, t);
+        }
+    }
+    *t_hit = t0;
+    return t0 <= t1;
+}
+
 void run_rays(const Options& opt)
 {
     std::printf("\n### 3. Ray casts against hulls (median ns per ray; ratio = peer / proxima built hull)\n\n");
+    std::printf("Accuracy against the exact hit of each ray with the built hull (its face planes, in double): hits "
+                "exact / proxima / Bullet, hit-or-miss disagreements with the exact answer (proxima / Bullet), and "
+                "the largest error of the hit point along the ray over the size of the hull (proxima / "
+                "Bullet).\n\n");
     std::printf("| N | proxima built hull | proxima point cloud | ratio | Bullet btSubsimplexConvexCast (point) | "
-                "ratio | hits px / Bullet | max \\|t_px - t_bt\\| / S |\n");
-    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                "ratio | hits exact / px / Bullet | wrong px / Bullet | max error / S, px / Bullet |\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int n : { 64, 256 })
     {
         kOverlapFraction = 0.0;
@@ -410,8 +450,8 @@ void run_rays(const Options& opt)
                 px_ray_cast_shape(&s.shapes[2 * (size_t)i], &s.pairs[(size_t)i].ta, &rays[(size_t)i], &hit) < 0;
             return hit.t;
         };
-        int hits_px = 0, hits_bt = 0;
-        double max_dt = 0.0;
+        int hits_exact = 0, hits_px = 0, hits_bt = 0, wrong_px = 0, wrong_bt = 0;
+        double err_px = 0.0, err_bt = 0.0;
 #if PXB_HAVE_BULLET
         auto bt = make_bullet_set(s);
         btSphereShape point(0.0f);
@@ -433,24 +473,36 @@ void run_rays(const Options& opt)
 #endif
         for (int i = 0; i < kPairs; ++i)
         {
+            const px_ray& r = rays[(size_t)i];
+            const Pair& p = s.pairs[(size_t)i];
+            double t_exact = 0.0;
+            bool hit_exact = exact_ray_hull(built[(size_t)i], p.ta, r, &t_exact);
+            double scale = length(v3(r.direction)) / p.size; // t error -> distance error / S
+            hits_exact += hit_exact;
             px_ray_hit hit;
-            (void)!px_ray_cast_shape(&shapes[(size_t)i], &s.pairs[(size_t)i].ta, &rays[(size_t)i], &hit);
+            (void)!px_ray_cast_shape(&shapes[(size_t)i], &p.ta, &r, &hit);
             hits_px += hit.hit;
+            wrong_px += (bool)hit.hit != hit_exact;
+            if (hit.hit && hit_exact)
+            {
+                err_px = std::max(err_px, std::fabs(hit.t - t_exact) * scale);
+            }
 #if PXB_HAVE_BULLET
             btConvexCast::CastResult res;
             bool hb = bullet_ray(i, &res);
             hits_bt += hb;
-            if (hit.hit && hb)
+            wrong_bt += hb != hit_exact;
+            if (hb && hit_exact)
             {
-                double len = length(v3(rays[(size_t)i].direction));
-                max_dt = std::max(max_dt, std::fabs(hit.t - res.m_fraction) * len / s.pairs[(size_t)i].size);
+                err_bt = std::max(err_bt, std::fabs(res.m_fraction - t_exact) * scale);
             }
 #endif
         }
         auto t = measure_interleaved(opt.batches, kPairs, q_built, q_cloud, q_bt);
         Timing cloud = timing_of(t[1], t[0]), btt = timing_of(t[2], t[0]);
-        std::printf("| %d | %.0f | %.0f | %.2fx | %.0f | %.2fx | %d / %d | %.1e |\n", n, median(t[0]), cloud.ns,
-                    cloud.ratio, btt.ns, btt.ratio, hits_px, hits_bt, max_dt);
+        std::printf("| %d | %.0f | %.0f | %.2fx | %.0f | %.2fx | %d / %d / %d | %d / %d | %.1e / %.1e |\n", n,
+                    median(t[0]), cloud.ns, cloud.ratio, btt.ns, btt.ratio, hits_exact, hits_px, hits_bt, wrong_px,
+                    wrong_bt, err_px, err_bt);
         csv_row("ray_hull", n, "proxima_cloud", cloud.ns, median(t[0]), cloud.ratio);
         csv_row("ray_hull", n, "bullet_subsimplex_cast", btt.ns, median(t[0]), btt.ratio);
         for (px_hull* h : built)
