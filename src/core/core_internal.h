@@ -17,6 +17,10 @@ void* pxi_alloc(const px_allocator* allocator, size_t size);
 /* Free a block from pxi_alloc; size must be the requested size. NULL is ignored. */
 void pxi_free(const px_allocator* allocator, void* ptr, size_t size);
 
+/* The poses of a world-space pair query: both normalized (px_transform_normalized), and B's pose relative
+ * to A. na may be NULL when the caller does not need A's normalized pose. Returns the first error. */
+px_status pxi_world_pair_poses(const px_transform* ta, const px_transform* tb, px_transform* na, px_transform* rel);
+
 /* Multiply two sizes, or return false on overflow. */
 static inline bool pxi_size_mul(size_t a, size_t b, size_t* dest)
 {

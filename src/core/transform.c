@@ -154,3 +154,23 @@ px_status px_transform_normalized(const px_transform* t, px_transform* dest)
     }
     return PX_OK;
 }
+
+px_status pxi_world_pair_poses(const px_transform* ta, const px_transform* tb, px_transform* na, px_transform* rel)
+{
+    px_transform a, b;
+    px_status status = px_transform_normalized(ta, &a);
+    if (status == PX_OK)
+    {
+        status = px_transform_normalized(tb, &b);
+    }
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    if (na != NULL)
+    {
+        *na = a;
+    }
+    px_transform_inv_mul(&a, &b, rel);
+    return PX_OK;
+}

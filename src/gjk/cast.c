@@ -816,14 +816,11 @@ px_status px_shape_cast_world(const px_shape* a, const px_transform* ta, const p
     {
         status = pxi_shape_validate_fast(b);
     }
-    px_transform na, nb;
+    /* Everything in A's frame: B's start pose relative to A, and its motion. */
+    px_transform na, rel;
     if (status == PX_OK)
     {
-        status = px_transform_normalized(ta, &na);
-    }
-    if (status == PX_OK)
-    {
-        status = px_transform_normalized(tb, &nb);
+        status = pxi_world_pair_poses(ta, tb, &na, &rel);
     }
     if (status == PX_OK && !px_v3_is_finite(translation_b))
     {
@@ -833,10 +830,6 @@ px_status px_shape_cast_world(const px_shape* a, const px_transform* ta, const p
     {
         return status;
     }
-
-    /* Everything in A's frame: B's start pose relative to A, and its motion. */
-    px_transform rel;
-    px_transform_inv_mul(&na, &nb, &rel);
     cast_query cq;
     pxi_gjk_pair_init(&cq.pair, a, b, &rel);
     px_transform_vector_inverse(&na, translation_b, cq.r);

@@ -449,21 +449,7 @@ static px_status prepare_world(const px_shape* a, const px_transform* ta, const 
                                const px_gjk_config* config, px_transform* na, px_transform* rel)
 {
     px_status status = validate_shapes_config(a, b, config);
-    px_transform nb;
-    if (status == PX_OK)
-    {
-        status = px_transform_normalized(ta, na);
-    }
-    if (status == PX_OK)
-    {
-        status = px_transform_normalized(tb, &nb);
-    }
-    if (status != PX_OK)
-    {
-        return status;
-    }
-    px_transform_inv_mul(na, &nb, rel);
-    return PX_OK;
+    return status != PX_OK ? status : pxi_world_pair_poses(ta, tb, na, rel);
 }
 
 px_status px_gjk_distance(const px_gjk_input* input, const px_gjk_config* config, px_simplex_cache* cache,

@@ -2,6 +2,7 @@
  * support mapping in A's frame, and the GJK loop that exposes its final simplex. */
 #pragma once
 
+#include "../core/core_internal.h"
 #include "../shapes/support_internal.h"
 #include "../shapes/hull_internal.h"
 #include "../simplex/simplex_internal.h"

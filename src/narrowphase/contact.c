@@ -624,20 +624,15 @@ px_status px_contact_world(const px_shape* a, const px_transform* ta, const px_s
         return PX_ERR_INVALID_ARGUMENT;
     }
     memset(result, 0, sizeof(*result));
-    px_transform na, nb;
-    px_status status = px_transform_normalized(ta, &na);
-    if (status == PX_OK)
-    {
-        status = px_transform_normalized(tb, &nb);
-    }
+    px_transform na;
+    px_gjk_input input;
+    input.a = a;
+    input.b = b;
+    px_status status = pxi_world_pair_poses(ta, tb, &na, &input.b_in_a);
     if (status != PX_OK)
     {
         return status;
     }
-    px_gjk_input input;
-    input.a = a;
-    input.b = b;
-    px_transform_inv_mul(&na, &nb, &input.b_in_a);
     status = px_contact_relative(&input, config, NULL, result);
     if (status < 0)
     {
