@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "proxima/proxima.h"
+#include "support/dquat.h"
 #include "support/rng.h"
 #include "test.h"
 
@@ -94,44 +95,10 @@ typedef struct dpose
     double p[3];
 } dpose;
 
-static void dq_rotate(const double q[4], const double v[3], double d[3])
-{
-    double u[3] = { q[0], q[1], q[2] }, t[3], ut[3];
-    d3_cross(u, v, t);
-    t[0] *= 2.0;
-    t[1] *= 2.0;
-    t[2] *= 2.0;
-    d3_cross(u, t, ut);
-    for (int i = 0; i < 3; ++i)
-    {
-        d[i] = v[i] + q[3] * t[i] + ut[i];
-    }
-}
-
-static void dq_rotate_inv(const double q[4], const double v[3], double d[3])
+static void dquat_rotate_inv(const double q[4], const double v[3], double d[3])
 {
     double c[4] = { -q[0], -q[1], -q[2], q[3] };
-    dq_rotate(c, v, d);
-}
-
-static void dq_axis_angle(double ax, double ay, double az, double angle, double q[4])
-{
-    double n = sqrt(ax * ax + ay * ay + az * az);
-    double s = sin(0.5 * angle) / n;
-    q[0] = ax * s;
-    q[1] = ay * s;
-    q[2] = az * s;
-    q[3] = cos(0.5 * angle);
-}
-
-static void dq_mul(const double a[4], const double b[4], double d[4])
-{
-    double r[4];
-    r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    r[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    r[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    memcpy(d, r, sizeof(r));
+    dquat_rotate(c, v, d);
 }
 
 static px_transform to_px(const dpose* t)
@@ -167,7 +134,7 @@ static dpose from_px(const px_transform* t)
 
 static void dpose_point(const dpose* t, const double v[3], double d[3])
 {
-    dq_rotate(t->q, v, d);
+    dquat_rotate(t->q, v, d);
     for (int i = 0; i < 3; ++i)
     {
         d[i] += t->p[i];
@@ -178,7 +145,7 @@ static void dpose_point_inv(const dpose* t, const double w[3], double d[3])
 {
     double r[3];
     d3_sub(w, t->p, r);
-    dq_rotate_inv(t->q, r, d);
+    dquat_rotate_inv(t->q, r, d);
 }
 
 static px_transform px_at(float x, float y, float z)
@@ -1021,7 +988,7 @@ static int check_ray(const tshape* ts, const px_transform* pose, const px_ray* r
     d3_from_f(ray->origin, wo);
     d3_from_f(ray->direction, wd);
     dpose_point_inv(&P, wo, o);
-    dq_rotate_inv(P.q, wd, d);
+    dquat_rotate_inv(P.q, wd, d);
     double dl = d3_norm(d);
     double delta = (ts->gjk ? 2e-5 : 1e-6) * ts->size + 64.0 * FLT_EPSILON * (d3_norm(o) + ts->size);
     double max_t = ray->max_t;
@@ -1092,7 +1059,7 @@ static int check_ray(const tshape* ts, const px_transform* pose, const px_ray* r
             {
                 RAY_FAIL("normal not unit or not facing the ray");
             }
-            dq_rotate_inv(P.q, n, nl);
+            dquat_rotate_inv(P.q, n, nl);
             d3_mad(o, (double)h.t, d, pl);
             double gap = support_value(ts, nl) - d3_dot(nl, pl);
             if (!(gap <= 2e-3 * ts->size + delta && gap >= -2.0 * delta))
@@ -1208,7 +1175,7 @@ static void random_ray(px_rng* rng, const tshape* ts, const dpose* pose, px_ray*
     d3_sub(target, o, d);
     double scale = pow(2.0, urand(rng, -2.0, 2.0)) / d3_norm(d);
     dpose_point(pose, o, wo);
-    dq_rotate(pose->q, d, wd);
+    dquat_rotate(pose->q, d, wd);
     for (int i = 0; i < 3; ++i)
     {
         wd[i] *= scale;
@@ -1316,7 +1283,7 @@ static int rays_far_origins(void)
         random_target(&rng, &ts, target);
         d3_sub(target, o, d);
         dpose_point(&seen, o, wo);
-        dq_rotate(seen.q, d, wd);
+        dquat_rotate(seen.q, d, wd);
         px_ray ray;
         d3_to_f(wo, ray.origin);
         d3_to_f(wd, ray.direction);
@@ -1421,7 +1388,7 @@ static int rays_tangent_normals(void)
         double o[3], wo[3], wd[3];
         d3_mad(p, -2.0 * ts.size, u, o);
         dpose_point(&seen, o, wo);
-        dq_rotate(seen.q, u, wd);
+        dquat_rotate(seen.q, u, wd);
         px_ray ray;
         d3_to_f(wo, ray.origin);
         d3_to_f(wd, ray.direction);
@@ -1486,7 +1453,7 @@ static int rays_origin_positions(void)
                     d3_mad(zero, ts_at[pos], dir, lo);
                     double wo[3], wd[3];
                     dpose_point(&seen, lo, wo);
-                    dq_rotate(seen.q, ld, wd);
+                    dquat_rotate(seen.q, ld, wd);
                     px_ray ray;
                     d3_to_f(wo, ray.origin);
                     d3_to_f(wd, ray.direction);
@@ -1506,7 +1473,7 @@ static int rays_origin_positions(void)
                     d3_from_f(ray.origin, wof);
                     d3_from_f(ray.direction, wdf);
                     dpose_point_inv(&seen, wof, ro);
-                    dq_rotate_inv(seen.q, wdf, rd);
+                    dquat_rotate_inv(seen.q, wdf, rd);
                     ivl act = oracle(&ts, 0.0, ro, rd);
                     double slack = (1e-6 * ts.size + 16.0 * FLT_EPSILON * d3_norm(ro)) / d3_norm(rd);
                     double band = fmax(1e-4 * ts.size, 0.05 * chord) / d3_norm(rd);
@@ -2309,7 +2276,7 @@ static int cast_sphere_box(void)
         double cbw[3];
         d3_from_f(tb.p, cbw);
         dpose_point_inv(&sa, cbw, ctx.c0);
-        dq_rotate_inv(sa.q, tr, ctx.tr);
+        dquat_rotate_inv(sa.q, tr, ctx.tr);
         ref_hit ref = ref_from(iv_rounded_box(ctx.h, ctx.r, ctx.c0, ctx.tr), 1.0);
         double dmin = convex_min(sphere_box_distance, &ctx);
         px_cast_result r;
@@ -2364,7 +2331,7 @@ static int cast_box_box_face_on(void)
                          urand(&rng, -0.9, 0.9) * fmin(ha[2], hb[2]) };
         double cw[3], tl[3] = { -side * speed, 0.0, 0.0 }, tw[3];
         dpose_point(&da, cl, cw);
-        dq_rotate(da.q, tl, tw);
+        dquat_rotate(da.q, tl, tw);
         dpose db = da;
         memcpy(db.p, cw, sizeof(cw));
         px_transform ta = to_px(&da), tb = to_px(&db);
@@ -2380,7 +2347,7 @@ static int cast_box_box_face_on(void)
             d3_from_f(tb.p, pbw);
             dpose_point_inv(&sa, pbw, pbl);
             d3_from_f(trf, trd);
-            dq_rotate_inv(sa.q, trd, trl);
+            dquat_rotate_inv(sa.q, trd, trl);
             gap = side * pbl[0] - ha[0] - hb[0];
             speed = -side * trl[0];
         }
@@ -2398,7 +2365,7 @@ static int cast_box_box_face_on(void)
         PX_CHECK(r.fraction >= ls - tol / speed - 1e-6);
         double nl[3], nw[3];
         d3_from_f(r.normal, nw);
-        dq_rotate_inv(da.q, nw, nl);
+        dquat_rotate_inv(da.q, nw, nl);
         PX_CHECK(nl[0] * side >= 1.0 - 1e-5);
         double pl[3], pw[3];
         d3_from_f(r.point, pw);
@@ -2430,7 +2397,7 @@ static int cast_capsule_capsule(void)
         dpose bl;
         if (crossing)
         {
-            dq_axis_angle(1, 0, 0, 0.5 * CAST_PI, bl.q); /* B's axis along z */
+            dquat_axis_angle(1, 0, 0, 0.5 * CAST_PI, bl.q); /* B's axis along z */
             bl.p[0] = side * x0;
             bl.p[1] = urand(&rng, -0.95, 0.95) * hA;
             bl.p[2] = urand(&rng, -0.95, 0.95) * hB;
@@ -2446,9 +2413,9 @@ static int cast_capsule_capsule(void)
         double speed = (x0 - rA - rB) * urand(&rng, 0.5, 3.0);
         double tl[3] = { -side * speed, 0.0, 0.0 }, tw[3];
         dpose db;
-        dq_mul(common.q, bl.q, db.q);
+        dquat_mul(common.q, bl.q, db.q);
         dpose_point(&common, bl.p, db.p);
-        dq_rotate(common.q, tl, tw);
+        dquat_rotate(common.q, tl, tw);
         px_transform ta = to_px(&common), tb = to_px(&db);
         float trf[3];
         d3_to_f(tw, trf);
@@ -2462,7 +2429,7 @@ static int cast_capsule_capsule(void)
             d3_from_f(tb.p, pbw);
             dpose_point_inv(&sa, pbw, pbl);
             d3_from_f(trf, trd);
-            dq_rotate_inv(sa.q, trd, trl);
+            dquat_rotate_inv(sa.q, trd, trl);
             x0 = side * pbl[0];
             speed = -side * trl[0];
         }
@@ -2479,7 +2446,7 @@ static int cast_capsule_capsule(void)
         PX_CHECK(r.fraction >= (gap - tol) / speed - 1e-6);
         double nw[3], nl[3];
         d3_from_f(r.normal, nw);
-        dq_rotate_inv(common.q, nw, nl);
+        dquat_rotate_inv(common.q, nw, nl);
         PX_CHECK(nl[0] * side >= 1.0 - 1e-4);
     }
     return 0;
@@ -2516,7 +2483,7 @@ static int cast_sliding(void)
         d3_from_f((tb_).p, pw_);                                                                             \
         dpose_point_inv(&sa_, pw_, pl_);                                                                     \
         d3_from_f(trf_, td_);                                                                                \
-        dq_rotate_inv(sa_.q, td_, tl_);                                                                      \
+        dquat_rotate_inv(sa_.q, td_, tl_);                                                                      \
         out_ = (-1.0 - (pl_[0] + 0.5)) / tl_[0];                                                             \
     } while (0)
     for (int trial = 0; trial < 40; ++trial)
@@ -2539,7 +2506,7 @@ static int cast_sliding(void)
             double bl[3] = { -3.0, 1.5 + gaps[g], 0.2 }, tl[3] = { 6.0, 0.0, 0.0 };
             double bw[3], tw[3];
             dpose_point(&common, bl, bw);
-            dq_rotate(common.q, tl, tw);
+            dquat_rotate(common.q, tl, tw);
             dpose db = common;
             memcpy(db.p, bw, sizeof(bw));
             px_transform ta = to_px(&common), tb = to_px(&db);
@@ -2598,7 +2565,7 @@ static int cast_sliding(void)
             PX_CHECK(r.fraction <= fe + 1e-6 && r.fraction >= fe - 1e-4);
             double nw[3], nl[3];
             d3_from_f(r.normal, nw);
-            dq_rotate_inv(common.q, nw, nl);
+            dquat_rotate_inv(common.q, nw, nl);
             PX_CHECK(nl[0] <= -0.999);
         }
     }
@@ -2704,9 +2671,9 @@ static int cast_overlap_and_misses(void)
 static int bullet_596_rotated_box(void)
 {
     double qx[4], qy[4], q[4];
-    dq_axis_angle(1, 0, 0, -8.0 * CAST_PI / 180.0, qx);
-    dq_axis_angle(0, 1, 0, 70.0 * CAST_PI / 180.0, qy);
-    dq_mul(qx, qy, q);
+    dquat_axis_angle(1, 0, 0, -8.0 * CAST_PI / 180.0, qx);
+    dquat_axis_angle(0, 1, 0, 70.0 * CAST_PI / 180.0, qy);
+    dquat_mul(qx, qy, q);
     const float he[3] = { 2.5f, 0.5f, 1.5f };
     px_shape box = px_shape_box(he);
     dpose da = { { q[0], q[1], q[2], q[3] }, { 100, 100, 100 } };
@@ -2729,7 +2696,7 @@ static int bullet_596_rotated_box(void)
             d3_from_f(tb.p, c0w);
             dpose_point_inv(&sa, c0w, c0);
             d3_from_f(tr, trd);
-            dq_rotate_inv(sa.q, trd, trl);
+            dquat_rotate_inv(sa.q, trd, trl);
             ref_hit ref = ref_from(iv_rounded_box(h, r, c0, trl), 1.0);
             PX_CHECK(res.hit == (ref.kind == 1));
             if (!res.hit)
@@ -2963,7 +2930,7 @@ static int cast_bad_input(void)
     px_shape box = px_shape_box(h);
     px_transform tr_b = px_at(4, 0.7f, 0.3f), ta = PX_TRANSFORM_IDENTITY_INIT;
     double qd[4];
-    dq_axis_angle(1, 2, 3, 0.7, qd);
+    dquat_axis_angle(1, 2, 3, 0.7, qd);
     for (int i = 0; i < 4; ++i)
     {
         ta.q[i] = (float)qd[i];

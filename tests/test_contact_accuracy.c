@@ -35,6 +35,7 @@
 #include "oracle/hull_distance.h"
 #include "oracle/sat_depth.h"
 #include "proxima/proxima.h"
+#include "support/pair_gen.h"
 #include "support/rng.h"
 #include "test.h"
 
@@ -51,7 +52,6 @@
 
 typedef long double ld;
 
-#define PXT_MAXP 64
 #define PXT_DEPTH_REL 1.0e-3L             /* depth tolerance, relative to S */
 #define PXT_DIST_REL 1.0e-5L              /* separated distance tolerance (the GJK suite's) */
 #define PXT_ETA_REL 1.0e-4L               /* Coal's move margin, relative to S */
@@ -60,675 +60,14 @@ typedef long double ld;
 #define PXT_MAX_UNCERTIFIED 5
 
 /* ------------------------------------------------------------------------------------------------ */
-/* Cases                                                                                             */
+/* Cases: pairs from the shared generator (support/pair_gen.h)                                      */
 
-enum
-{
-    K_ELLIPSOID,  /* hull of 4-64 points on an ellipsoid */
-    K_BOX_HULL,   /* box as an 8-point hull, aspect up to 1e4 */
-    K_BOX_SHAPE,  /* px_shape_box, aspect up to 1e4 (box pairs take the analytic SAT path) */
-    K_TETRA,      /* random tetrahedron */
-    K_FLAT_TETRA, /* tetrahedron of volume -> 0 */
-    K_POINT,      /* single point */
-    K_SEGMENT,    /* 2-6 collinear points */
-    K_POLYGON,    /* flat polygon (local z = 0), with some interior points */
-    K_REPEATED,   /* ellipsoid hull with every point repeated 1-3 times */
-    K_INTERIOR,   /* ellipsoid hull plus interior points */
-    K_COUNT
-};
-
-static const char* const kind_names[K_COUNT] = { "ellipsoid", "box_hull",   "box_shape", "tetra",    "flat_tetra",
-                                                 "point",     "segment",    "polygon",   "repeated", "interior" };
-
-typedef struct shape_case
-{
-    int box;   /* 1: px_shape_box(half); 0: hull of pts */
-    int count; /* hull points */
-    float half[3];
-    float pts[3 * PXT_MAXP];
-} shape_case;
-
-typedef struct contact_case
-{
-    int family; /* K_*: the family the pair was drawn for */
-    int bucket; /* signed-distance target bucket, -1 when untargeted */
-    shape_case a, b;
-    px_transform ta, tb;
-} contact_case;
-
-typedef contact_case gjk_case; /* the generator below is the GJK suite's */
+typedef pxt_pair_case contact_case;
 
 /* Target buckets of the signed distance, in units of S: the first PXT_DEPTH_BUCKETS are depths. */
 static const double bucket_values[] = { -1e-9, -1e-6, -1e-3, -1e-1, -0.5, 1e-6, 1e-3, 1e-1 };
 #define PXT_BUCKETS ((int)(sizeof(bucket_values) / sizeof(bucket_values[0])))
 #define PXT_DEPTH_BUCKETS 5
-
-/* A frozen case: what the failure printer writes. */
-typedef struct frozen_case
-{
-    const char* name;
-    int family;
-    int box_a, count_a;
-    float half_a[3];
-    const float* pts_a;
-    int box_b, count_b;
-    float half_b[3];
-    const float* pts_b;
-    float qa[4], pa[3], qb[4], pb[3];
-} frozen_case;
-
-static void from_frozen(const frozen_case* fz, contact_case* c)
-{
-    memset(c, 0, sizeof(*c));
-    c->family = fz->family;
-    c->bucket = -1;
-    c->a.box = fz->box_a;
-    c->a.count = fz->count_a;
-    c->b.box = fz->box_b;
-    c->b.count = fz->count_b;
-    for (int i = 0; i < 3; ++i)
-    {
-        c->a.half[i] = fz->half_a[i];
-        c->b.half[i] = fz->half_b[i];
-        c->ta.p[i] = fz->pa[i];
-        c->tb.p[i] = fz->pb[i];
-    }
-    for (int i = 0; i < 4; ++i)
-    {
-        c->ta.q[i] = fz->qa[i];
-        c->tb.q[i] = fz->qb[i];
-    }
-    if (!fz->box_a)
-    {
-        memcpy(c->a.pts, fz->pts_a, sizeof(float) * 3 * (size_t)fz->count_a);
-    }
-    if (!fz->box_b)
-    {
-        memcpy(c->b.pts, fz->pts_b, sizeof(float) * 3 * (size_t)fz->count_b);
-    }
-}
-
-static void print_floats(const float* v, int n)
-{
-    for (int i = 0; i < n; ++i)
-    {
-        printf("%s%af", i == 0 ? "" : (i % 6 == 0 ? ",\n    " : ", "), (double)v[i]);
-    }
-}
-
-static const char* const family_enum[K_COUNT] = { "K_ELLIPSOID", "K_BOX_HULL", "K_BOX_SHAPE", "K_TETRA",
-                                                  "K_FLAT_TETRA", "K_POINT",   "K_SEGMENT",   "K_POLYGON",
-                                                  "K_REPEATED",  "K_INTERIOR" };
-
-static void print_case(const contact_case* c, const char* name)
-{
-    printf("/* ---- case %s: family %s ---- */\n", name, kind_names[c->family]);
-    const shape_case* s[2] = { &c->a, &c->b };
-    for (int k = 0; k < 2; ++k)
-    {
-        if (!s[k]->box)
-        {
-            printf("static const float %s_%c[] = {\n    ", name, k == 0 ? 'a' : 'b');
-            print_floats(s[k]->pts, 3 * s[k]->count);
-            printf("\n};\n");
-        }
-    }
-    printf("static const frozen_case %s_case = { \"%s\", %s,\n", name, name, family_enum[c->family]);
-    for (int k = 0; k < 2; ++k)
-    {
-        printf("    %d, %d, { ", s[k]->box, s[k]->box ? 0 : s[k]->count);
-        print_floats(s[k]->half, 3);
-        if (s[k]->box)
-        {
-            printf(" }, NULL,\n");
-        }
-        else
-        {
-            printf(" }, %s_%c,\n", name, k == 0 ? 'a' : 'b');
-        }
-    }
-    printf("    { ");
-    print_floats(c->ta.q, 4);
-    printf(" },\n    { ");
-    print_floats(c->ta.p, 3);
-    printf(" },\n    { ");
-    print_floats(c->tb.q, 4);
-    printf(" },\n    { ");
-    print_floats(c->tb.p, 3);
-    printf(" } };\n");
-}
-
-static void make_shape(const shape_case* s, px_shape* out)
-{
-    *out = s->box ? px_shape_box(s->half) : px_shape_hull(s->pts, s->count);
-}
-
-/* Local vertices of a shape (8 corners for a box). */
-static int local_points(const shape_case* s, float* out)
-{
-    if (!s->box)
-    {
-        memcpy(out, s->pts, sizeof(float) * 3 * (size_t)s->count);
-        return s->count;
-    }
-    for (int i = 0; i < 8; ++i)
-    {
-        out[3 * i] = (i & 1) ? s->half[0] : -s->half[0];
-        out[3 * i + 1] = (i & 2) ? s->half[1] : -s->half[1];
-        out[3 * i + 2] = (i & 4) ? s->half[2] : -s->half[2];
-    }
-    return 8;
-}
-
-/* ------------------------------------------------------------------------------------------------ */
-/* Oracle view of a case: world points shifted by origin = pose_a.p (a translation, exact)            */
-
-typedef struct oracle_view
-{
-    ld wa[3 * PXT_MAXP], wb[3 * PXT_MAXP];
-    int na, nb;
-    float origin[3];
-    ld S, C;
-    pxo_distance d;
-} oracle_view;
-
-static void oracle_eval(const contact_case* c, oracle_view* o)
-{
-    float la[3 * PXT_MAXP], lb[3 * PXT_MAXP];
-    o->na = local_points(&c->a, la);
-    o->nb = local_points(&c->b, lb);
-    for (int i = 0; i < 3; ++i)
-    {
-        o->origin[i] = c->ta.p[i];
-    }
-    pxo_transform_points(la, o->na, c->ta.q, c->ta.p, o->origin, o->wa);
-    pxo_transform_points(lb, o->nb, c->tb.q, c->tb.p, o->origin, o->wb);
-    ld ea = pxo_extent(o->wa, o->na), eb = pxo_extent(o->wb, o->nb);
-    o->S = ea > eb ? ea : eb;
-    ld C = 0.0L;
-    for (int i = 0; i < 3 * o->na; ++i)
-    {
-        ld v = fabsl(o->wa[i] + (ld)o->origin[i % 3]);
-        C = v > C ? v : C;
-    }
-    for (int i = 0; i < 3 * o->nb; ++i)
-    {
-        ld v = fabsl(o->wb[i] + (ld)o->origin[i % 3]);
-        C = v > C ? v : C;
-    }
-    for (int i = 0; i < 3; ++i)
-    {
-        C = fabsl((ld)c->ta.p[i]) > C ? fabsl((ld)c->ta.p[i]) : C;
-        C = fabsl((ld)c->tb.p[i]) > C ? fabsl((ld)c->tb.p[i]) : C;
-    }
-    o->C = C;
-    pxo_hull_distance(o->wa, o->na, o->wb, o->nb, o->S, &o->d);
-}
-
-static void world_to_oracle(const oracle_view* o, const vec3 p, ld dest[3])
-{
-    for (int i = 0; i < 3; ++i)
-    {
-        dest[i] = (ld)p[i] - (ld)o->origin[i];
-    }
-}
-
-static ld len3l(const ld v[3])
-{
-    return sqrtl(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-}
-
-/* ------------------------------------------------------------------------------------------------ */
-/* Generation (the GJK accuracy suite's families, rotations, offsets and distance targeting)          */
-
-static float f(double x)
-{
-    return (float)x;
-}
-
-static double log_uniform(px_rng* r, double lo_exp, double hi_exp)
-{
-    return pow(10.0, px_rng_range(r, lo_exp, hi_exp));
-}
-
-static void shuffle_points(px_rng* r, float* pts, int n)
-{
-    for (int i = n - 1; i > 0; --i)
-    {
-        int j = px_rng_int(r, i + 1);
-        for (int c = 0; c < 3; ++c)
-        {
-            float t = pts[3 * i + c];
-            pts[3 * i + c] = pts[3 * j + c];
-            pts[3 * j + c] = t;
-        }
-    }
-}
-
-static void ellipsoid_point(px_rng* r, const double ax[3], const double ctr[3], double shrink, float* out)
-{
-    double u[3];
-    px_rng_unit_vector(r, u);
-    for (int c = 0; c < 3; ++c)
-    {
-        out[c] = f(ctr[c] + shrink * ax[c] * u[c]);
-    }
-}
-
-static void random_axes(px_rng* r, double s, double ax[3], double ctr[3])
-{
-    for (int c = 0; c < 3; ++c)
-    {
-        ax[c] = s * log_uniform(r, -1.0, 0.0);
-        ctr[c] = s * px_rng_range(r, -0.2, 0.2);
-    }
-}
-
-static void gen_shape(px_rng* r, int kind, double s, shape_case* out)
-{
-    memset(out, 0, sizeof(*out));
-    double ax[3], ctr[3];
-    switch (kind)
-    {
-    case K_ELLIPSOID:
-    {
-        random_axes(r, s, ax, ctr);
-        out->count = 4 + px_rng_int(r, 61);
-        for (int i = 0; i < out->count; ++i)
-        {
-            ellipsoid_point(r, ax, ctr, 1.0, out->pts + 3 * i);
-        }
-        break;
-    }
-    case K_BOX_HULL:
-    case K_BOX_SHAPE:
-    {
-        double h[3] = { s, s * log_uniform(r, -4.0, 0.0), s * log_uniform(r, -4.0, 0.0) };
-        int p = px_rng_int(r, 3);
-        for (int c = 0; c < 3; ++c)
-        {
-            out->half[c] = f(h[(c + p) % 3]);
-        }
-        out->box = 1;
-        if (kind == K_BOX_HULL)
-        {
-            float corners[24];
-            out->count = local_points(out, corners);
-            memcpy(out->pts, corners, sizeof(corners));
-            out->box = 0;
-        }
-        break;
-    }
-    case K_TETRA:
-    {
-        out->count = 4;
-        for (int i = 0; i < 12; ++i)
-        {
-            out->pts[i] = f(s * px_rng_normal(r));
-        }
-        break;
-    }
-    case K_FLAT_TETRA:
-    {
-        double p[3][3];
-        for (int i = 0; i < 3; ++i)
-        {
-            for (int c = 0; c < 3; ++c)
-            {
-                p[i][c] = s * px_rng_normal(r);
-            }
-        }
-        double e1[3], e2[3], n[3];
-        for (int c = 0; c < 3; ++c)
-        {
-            e1[c] = p[1][c] - p[0][c];
-            e2[c] = p[2][c] - p[0][c];
-        }
-        n[0] = e1[1] * e2[2] - e1[2] * e2[1];
-        n[1] = e1[2] * e2[0] - e1[0] * e2[2];
-        n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-        double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-        double al = px_rng_range(r, -0.5, 1.5), be = px_rng_range(r, -0.5, 1.5);
-        double h = s * log_uniform(r, -12.0, -2.0) * (px_rng_int(r, 2) ? 1.0 : -1.0);
-        out->count = 4;
-        for (int i = 0; i < 3; ++i)
-        {
-            for (int c = 0; c < 3; ++c)
-            {
-                out->pts[3 * i + c] = f(p[i][c]);
-            }
-        }
-        for (int c = 0; c < 3; ++c)
-        {
-            out->pts[9 + c] = f(p[0][c] + al * e1[c] + be * e2[c] + (nl > 0.0 ? h * n[c] / nl : 0.0));
-        }
-        shuffle_points(r, out->pts, 4);
-        break;
-    }
-    case K_POINT:
-    {
-        out->count = 1;
-        if (px_rng_int(r, 3) != 0)
-        {
-            for (int c = 0; c < 3; ++c)
-            {
-                out->pts[c] = f(s * px_rng_range(r, -0.5, 0.5));
-            }
-        }
-        break;
-    }
-    case K_SEGMENT:
-    {
-        out->count = 2 + px_rng_int(r, 5);
-        if (px_rng_int(r, 10) < 7)
-        {
-            /* exactly collinear in the local frame */
-            for (int i = 0; i < out->count; ++i)
-            {
-                double t = i == 0 ? -1.0 : i == 1 ? 1.0 : px_rng_range(r, -1.0, 1.0);
-                out->pts[3 * i] = f(s * t);
-            }
-            shuffle_points(r, out->pts, out->count);
-        }
-        else
-        {
-            out->count = 2;
-            for (int i = 0; i < 6; ++i)
-            {
-                out->pts[i] = f(s * px_rng_normal(r));
-            }
-        }
-        break;
-    }
-    case K_POLYGON:
-    {
-        double a = s, b = s * log_uniform(r, -2.0, 0.0);
-        int m = 3 + px_rng_int(r, 14), interior = px_rng_int(r, 5);
-        out->count = m + interior;
-        for (int i = 0; i < m; ++i)
-        {
-            double th = px_rng_range(r, 0.0, 6.283185307179586);
-            out->pts[3 * i] = f(a * cos(th));
-            out->pts[3 * i + 1] = f(b * sin(th));
-        }
-        for (int i = m; i < out->count; ++i)
-        {
-            double th = px_rng_range(r, 0.0, 6.283185307179586), rr = px_rng_range(r, 0.0, 0.9);
-            out->pts[3 * i] = f(rr * a * cos(th));
-            out->pts[3 * i + 1] = f(rr * b * sin(th));
-        }
-        shuffle_points(r, out->pts, out->count);
-        break;
-    }
-    case K_REPEATED:
-    {
-        random_axes(r, s, ax, ctr);
-        int k = 4 + px_rng_int(r, 17);
-        int n = 0;
-        for (int i = 0; i < k && n < PXT_MAXP; ++i)
-        {
-            float p[3];
-            ellipsoid_point(r, ax, ctr, 1.0, p);
-            int rep = 1 + px_rng_int(r, 3);
-            for (int j = 0; j < rep && n < PXT_MAXP; ++j, ++n)
-            {
-                memcpy(out->pts + 3 * n, p, sizeof(p));
-            }
-        }
-        out->count = n;
-        shuffle_points(r, out->pts, n);
-        break;
-    }
-    default: /* K_INTERIOR */
-    {
-        random_axes(r, s, ax, ctr);
-        int k = 4 + px_rng_int(r, 29);
-        int m = 1 + px_rng_int(r, PXT_MAXP - k);
-        out->count = k + m;
-        for (int i = 0; i < k; ++i)
-        {
-            ellipsoid_point(r, ax, ctr, 1.0, out->pts + 3 * i);
-        }
-        for (int i = k; i < k + m; ++i)
-        {
-            ellipsoid_point(r, ax, ctr, px_rng_range(r, 0.0, 0.95), out->pts + 3 * i);
-        }
-        shuffle_points(r, out->pts, out->count);
-        break;
-    }
-    }
-}
-
-static void quat_mul(const double a[4], const double b[4], double d[4])
-{
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    d[0] = x;
-    d[1] = y;
-    d[2] = z;
-    d[3] = w;
-}
-
-static void near_identity(px_rng* r, double q[4])
-{
-    double th = log_uniform(r, -15.0, -3.0), ax[3];
-    px_rng_unit_vector(r, ax);
-    for (int c = 0; c < 3; ++c)
-    {
-        q[c] = sin(0.5 * th) * ax[c];
-    }
-    q[3] = cos(0.5 * th);
-}
-
-/* mode: 0 identity, 1 near identity, 2 random, 3 `base` times a near-identity rotation */
-static void gen_rotation(px_rng* r, int mode, const double base[4], double q[4])
-{
-    if (mode == 0)
-    {
-        q[0] = q[1] = q[2] = 0.0;
-        q[3] = 1.0;
-    }
-    else if (mode == 1)
-    {
-        near_identity(r, q);
-    }
-    else if (mode == 2)
-    {
-        px_rng_quat(r, q);
-    }
-    else
-    {
-        double s[4];
-        near_identity(r, s);
-        quat_mul(base, s, q);
-    }
-}
-
-static double local_radius(const shape_case* s)
-{
-    float pts[3 * PXT_MAXP];
-    int n = local_points(s, pts);
-    double m = 0.0;
-    for (int i = 0; i < n; ++i)
-    {
-        double l = sqrt((double)pts[3 * i] * pts[3 * i] + (double)pts[3 * i + 1] * pts[3 * i + 1] +
-                        (double)pts[3 * i + 2] * pts[3 * i + 2]);
-        m = l > m ? l : m;
-    }
-    return m;
-}
-
-static void shift_hull(shape_case* s, const float q[4], const ld world_shift[3])
-{
-    float cq[4] = { -q[0], -q[1], -q[2], q[3] };
-    ld local[3];
-    pxo_rotate(cq, world_shift, local);
-    for (int i = 0; i < s->count; ++i)
-    {
-        for (int c = 0; c < 3; ++c)
-        {
-            s->pts[3 * i + c] = (float)((ld)s->pts[3 * i + c] + local[c]);
-        }
-    }
-}
-
-/* Move B by amount * n. The pose translation takes what float can hold at its magnitude (little, far
- * from the origin); the rest moves the local points of B's hull (or A's hull the other way), so that the
- * target distance is reached at every offset. */
-static void move_b(gjk_case* c, const ld n[3], ld amount)
-{
-    ld r[3];
-    for (int i = 0; i < 3; ++i)
-    {
-        ld want = (ld)c->tb.p[i] + amount * n[i];
-        c->tb.p[i] = (float)want;
-        r[i] = want - (ld)c->tb.p[i];
-    }
-    if (!c->b.box)
-    {
-        shift_hull(&c->b, c->tb.q, r);
-    }
-    else if (!c->a.box)
-    {
-        ld m[3] = { -r[0], -r[1], -r[2] };
-        shift_hull(&c->a, c->ta.q, m);
-    }
-}
-
-static int pick_partner(px_rng* r, int family)
-{
-    switch (family)
-    {
-    case K_ELLIPSOID:
-        return K_ELLIPSOID;
-    case K_BOX_HULL:
-        return K_BOX_HULL;
-    case K_BOX_SHAPE:
-        return px_rng_int(r, 2) ? K_BOX_SHAPE : K_BOX_HULL;
-    case K_TETRA:
-    {
-        static const int k[4] = { K_TETRA, K_TETRA, K_ELLIPSOID, K_BOX_HULL };
-        return k[px_rng_int(r, 4)];
-    }
-    case K_FLAT_TETRA:
-    {
-        static const int k[4] = { K_FLAT_TETRA, K_FLAT_TETRA, K_TETRA, K_BOX_SHAPE };
-        return k[px_rng_int(r, 4)];
-    }
-    default:
-    {
-        int k;
-        do
-        {
-            k = px_rng_int(r, K_COUNT);
-        } while (k == K_POINT && family == K_POINT);
-        return k;
-    }
-    }
-}
-
-static ld width_along(const ld* pts, int n, const ld dir[3])
-{
-    ld lo = INFINITY, hi = -INFINITY;
-    for (int i = 0; i < n; ++i)
-    {
-        ld t = pts[3 * i] * dir[0] + pts[3 * i + 1] * dir[1] + pts[3 * i + 2] * dir[2];
-        lo = t < lo ? t : lo;
-        hi = t > hi ? t : hi;
-    }
-    return hi - lo;
-}
-
-/* Draw a pair of the family and place B so that d* lands in the bucket (in units of S; -1 none). */
-static void gen_case(px_rng* r, int family, int bucket, gjk_case* c)
-{
-    memset(c, 0, sizeof(*c));
-    c->family = family;
-    c->bucket = bucket;
-    double s = log_uniform(r, -3.0, 3.0);
-    double sb = px_rng_int(r, 10) < 3 ? s * log_uniform(r, -1.0, 1.0) : s * px_rng_range(r, 0.5, 2.0);
-    int partner = pick_partner(r, family);
-    shape_case* first = &c->a;
-    shape_case* second = &c->b;
-    if (px_rng_int(r, 2))
-    {
-        first = &c->b;
-        second = &c->a;
-    }
-    gen_shape(r, family, s, first);
-    gen_shape(r, partner, sb, second);
-
-    double qa[4], qb[4];
-    int ma = px_rng_int(r, 10), mb = px_rng_int(r, 10);
-    gen_rotation(r, ma == 0 ? 0 : ma < 3 ? 1 : 2, NULL, qa);
-    gen_rotation(r, mb == 0 ? 0 : mb < 3 ? 1 : mb < 8 ? 2 : 3, qa, qb);
-    for (int i = 0; i < 4; ++i)
-    {
-        c->ta.q[i] = f(qa[i]);
-        c->tb.q[i] = f(qb[i]);
-    }
-    int oc = px_rng_int(r, 4);
-    double offset = oc < 2 ? 0.0 : oc == 2 ? 1.0e3 : 1.0e4;
-    double ra = local_radius(&c->a), rb = local_radius(&c->b);
-    double dir[3];
-    px_rng_unit_vector(r, dir);
-    double dist = (ra + rb) * px_rng_range(r, 0.6, 1.5);
-    for (int i = 0; i < 3; ++i)
-    {
-        double o = offset * (px_rng_int(r, 2) ? 1.0 : -1.0) * px_rng_range(r, 0.5, 1.0);
-        double pa = o + s * px_rng_range(r, -1.0, 1.0);
-        c->ta.p[i] = f(pa);
-        c->tb.p[i] = f((double)c->ta.p[i] + dist * dir[i]);
-    }
-
-    static oracle_view o;
-    oracle_eval(c, &o);
-    for (int k = 0; k < 8 && o.d.overlap; ++k)
-    {
-        for (int i = 0; i < 3; ++i)
-        {
-            c->tb.p[i] = f((double)c->ta.p[i] + 2.0 * ((double)c->tb.p[i] - (double)c->ta.p[i]) + s * dir[i]);
-        }
-        oracle_eval(c, &o);
-    }
-    if (bucket < 0 || o.d.overlap || !o.d.certified)
-    {
-        c->bucket = -1;
-        return;
-    }
-    const ld T = (ld)bucket_values[bucket] * o.S;
-    const ld Tpos = T > 0.0L ? T : 0.0L;
-    ld n[3] = { o.d.normal[0], o.d.normal[1], o.d.normal[2] };
-    for (int it = 0; it < 3; ++it)
-    {
-        ld d = o.d.distance;
-        if (fabsl(d - Tpos) <= 1.0e-3L * Tpos)
-        {
-            break;
-        }
-        move_b(c, n, Tpos - d);
-        oracle_eval(c, &o);
-        if (o.d.overlap || !o.d.certified)
-        {
-            break;
-        }
-        for (int i = 0; i < 3; ++i)
-        {
-            n[i] = o.d.normal[i];
-        }
-    }
-    if (T < 0.0L)
-    {
-        /* Penetrate along n by |T|, but by at most half the larger width of the two shapes along n, so
-         * that thin shapes (plates, needles, points) end up overlapping rather than passed through. */
-        ld wa = width_along(o.wa, o.na, n), wb = width_along(o.wb, o.nb, n);
-        ld cap = 0.5L * (wa > wb ? wa : wb);
-        move_b(c, n, -T > cap ? -cap : T);
-    }
-}
-
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Checks                                                                                            */
@@ -771,6 +110,11 @@ typedef struct eval_out
     px_contact_method method;
     int iterations;
 } eval_out;
+
+static ld len3l(const ld v[3])
+{
+    return sqrtl(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
 
 static int finite3(const vec3 v)
 {
@@ -825,10 +169,6 @@ static void check_basic(px_status st, const px_contact* r, const char* what, int
     }
 }
 
-/* Move B by amount * n. The pose translation takes what float can hold at its magnitude; the rest moves
- * the local points of B's hull (or A's hull the other way). Defined with the generator below. */
-static void move_b(contact_case* c, const ld n[3], ld amount);
-
 /* Coal's check on B moved by amount along n: returns 1 when px_gjk_distance_world says separated. When
  * expect_sep differs from that verdict, the distance oracle is asked too: oracle_sep receives 1
  * (separated), 0 (overlapping) or -1 (uncertified), oracle_d its distance. */
@@ -837,10 +177,10 @@ static int moved_separated(const contact_case* c, const ld n[3], ld amount, int 
 {
     static contact_case m;
     m = *c;
-    move_b(&m, n, amount);
+    pxt_move_b(&m, n, amount);
     px_shape sa, sb;
-    make_shape(&m.a, &sa);
-    make_shape(&m.b, &sb);
+    pxt_make_shape(&m.a, &sa);
+    pxt_make_shape(&m.b, &sb);
     px_gjk_result g;
     px_status st = px_gjk_distance_world(&sa, &m.ta, &sb, &m.tb, NULL, &g);
     int sep = st >= 0 && g.distance > 0.0f;
@@ -849,8 +189,8 @@ static int moved_separated(const contact_case* c, const ld n[3], ld amount, int 
     *oracle_d = 0.0L;
     if (sep != expect_sep)
     {
-        static oracle_view om;
-        oracle_eval(&m, &om);
+        static pxt_oracle_view om;
+        pxt_oracle_eval(&m, &om);
         *oracle_sep = !om.d.certified ? -1 : !om.d.overlap;
         *oracle_d = om.d.distance;
     }
@@ -860,10 +200,10 @@ static int moved_separated(const contact_case* c, const ld n[3], ld amount, int 
 static void eval_case(const contact_case* c, int verbose, eval_out* out)
 {
     memset(out, 0, sizeof(*out));
-    static oracle_view o; /* large; the suite is single-threaded */
+    static pxt_oracle_view o; /* large; the suite is single-threaded */
     static pxo_polytope poly_a, poly_b;
     static pxo_sat sat;
-    oracle_eval(c, &o);
+    pxt_oracle_eval(c, &o);
     out->S = o.S;
     out->C = o.C;
     if (!o.d.certified)
@@ -906,8 +246,8 @@ static void eval_case(const contact_case* c, int verbose, eval_out* out)
     const ld tol = (overlap ? PXT_DEPTH_REL : PXT_DIST_REL) * S + PXT_ROUND_TOL * o.C;
     out->tol = tol;
     px_shape sa, sb;
-    make_shape(&c->a, &sa);
-    make_shape(&c->b, &sb);
+    pxt_make_shape(&c->a, &sa);
+    pxt_make_shape(&c->b, &sb);
     if (verbose)
     {
         if (overlap)
@@ -957,8 +297,8 @@ static void eval_case(const contact_case* c, int verbose, eval_out* out)
         REPORT(F_UNIT, "world: |normal| = %.9Lg", nl);
     }
     ld pa[3], pb[3], g[3];
-    world_to_oracle(&o, r.point_a, pa);
-    world_to_oracle(&o, r.point_b, pb);
+    pxt_world_to_oracle(&o, r.point_a, pa);
+    pxt_world_to_oracle(&o, r.point_b, pb);
     for (int i = 0; i < 3; ++i)
     {
         g[i] = pb[i] - pa[i] - d * n[i];
@@ -1099,7 +439,7 @@ static void minimize_case(const contact_case* c, unsigned fails)
     while (changed)
     {
         changed = 0;
-        shape_case* sides[2] = { &best.a, &best.b };
+        pxt_shape_case* sides[2] = { &best.a, &best.b };
         for (int k = 0; k < 2; ++k)
         {
             if (sides[k]->box)
@@ -1109,7 +449,7 @@ static void minimize_case(const contact_case* c, unsigned fails)
             for (int i = 0; i < sides[k]->count && sides[k]->count > 1; ++i)
             {
                 trial = best;
-                shape_case* t = k == 0 ? &trial.a : &trial.b;
+                pxt_shape_case* t = k == 0 ? &trial.a : &trial.b;
                 memmove(t->pts + 3 * i, t->pts + 3 * i + 3, sizeof(float) * 3 * (size_t)(t->count - i - 1));
                 t->count--;
                 eval_out e;
@@ -1124,7 +464,7 @@ static void minimize_case(const contact_case* c, unsigned fails)
         }
     }
     printf("  minimized (hull points %d and %d):\n", best.a.box ? 8 : best.a.count, best.b.box ? 8 : best.b.count);
-    print_case(&best, "minimized");
+    pxt_print_case(&best, "minimized");
     eval_out e;
     eval_case(&best, 1, &e);
 }
@@ -1288,7 +628,7 @@ static int oracle_analytic(void)
 }
 
 /* Smallest overlap a pattern search finds around axis (each is an upper bound of the depth). */
-static ld local_min_overlap(const oracle_view* o, const ld axis[3])
+static ld local_min_overlap(const pxt_oracle_view* o, const ld axis[3])
 {
     ld n[3] = { axis[0], axis[1], axis[2] };
     ld best = pxo_overlap_along(o->wa, o->na, o->wb, o->nb, n);
@@ -1350,15 +690,15 @@ static int oracle_random(void)
     const int n = env != NULL && atoi(env) > 0 ? atoi(env) : PXT_ASAN ? 150 : 600;
     px_rng r = px_rng_seeded(0x5a7d3e11ull);
     static contact_case c;
-    static oracle_view o;
+    static pxt_oracle_view o;
     static pxo_polytope pa, pb;
     int overlapping = 0, closed = 0, bad = 0, lb_above = 0;
     long axes_pruned = 0, axes_all = 0;
     ld worst_gap = 0.0L;
     for (int i = 0; i < n; ++i)
     {
-        gen_case(&r, i % K_COUNT, px_rng_int(&r, PXT_DEPTH_BUCKETS), &c);
-        oracle_eval(&c, &o);
+        pxt_gen_case(&r, i % PXT_K_COUNT, bucket_values, px_rng_int(&r, PXT_DEPTH_BUCKETS), &c);
+        pxt_oracle_eval(&c, &o);
         if (!o.d.certified || !o.d.overlap)
         {
             continue;
@@ -1374,7 +714,7 @@ static int oracle_random(void)
         const ld S = o.S;
         if (!s1.ok || !(fabsl(s1.depth - s0.depth) <= 1.0e-15L * S))
         {
-            printf("    sample %d (%s): pruned depth %.17Lg, unpruned %.17Lg (ok %d)\n", i, kind_names[c.family],
+            printf("    sample %d (%s): pruned depth %.17Lg, unpruned %.17Lg (ok %d)\n", i, pxt_kind_names[c.family],
                    s1.depth, s0.depth, s1.ok);
             bad = 1;
         }
@@ -1396,10 +736,10 @@ static int oracle_random(void)
         if (sweep < s1.depth - (s1.depth >= 0.0L ? 4.0L * PXO_SAT_FLAT_REL : 1.0e-12L) * S)
         {
             printf("    sample %d (%s): a swept direction overlaps by %.17Lg < depth* %.17Lg (dims %d %d -> %d, S %.6Lg)\n",
-                   i, kind_names[c.family], sweep, s1.depth, s1.dim_a, s1.dim_b, s1.dim_diff, S);
+                   i, pxt_kind_names[c.family], sweep, s1.depth, s1.dim_a, s1.dim_b, s1.dim_diff, S);
             if (getenv("PX_CONTACT_VERBOSE") != NULL)
             {
-                print_case(&c, "sweep_below");
+                pxt_print_case(&c, "sweep_below");
             }
             bad = 1;
         }
@@ -1415,10 +755,10 @@ static int oracle_random(void)
                 if (lb_above <= 3)
                 {
                     printf("    sample %d (%s): pxo_depth_lower_bound %.17Lg above depth* %.17Lg = o(axis) (S %.6Lg)\n",
-                           i, kind_names[c.family], lb, depth, S);
+                           i, pxt_kind_names[c.family], lb, depth, S);
                     if (getenv("PX_CONTACT_VERBOSE") != NULL)
                     {
-                        print_case(&c, "lower_bound_above");
+                        pxt_print_case(&c, "lower_bound_above");
                     }
                 }
             }
@@ -1474,7 +814,7 @@ static int random_pairs(void)
     printf("  %ld overlapping pairs wanted (depth-targeted draws) + %ld distance-targeted draws%s, seed PX_TEST_SEED=%s\n", n, n_sep,
            PXT_ASAN ? " (AddressSanitizer build)" : "", seed_env != NULL ? seed_env : "0");
     px_rng r = px_rng_seeded(0x636f6e74616374ull);
-    static family_stats st[K_COUNT];
+    static family_stats st[PXT_K_COUNT];
     memset(st, 0, sizeof(st));
     long method_samples[4] = { 0 };
     static long method_checks[4][F_COUNT_BITS];
@@ -1505,10 +845,10 @@ static int random_pairs(void)
         {
             break;
         }
-        int family = (int)(i % K_COUNT);
+        int family = (int)(i % PXT_K_COUNT);
         int bucket = depth_phase ? px_rng_int(&r, PXT_DEPTH_BUCKETS)
                                  : PXT_DEPTH_BUCKETS + px_rng_int(&r, PXT_BUCKETS - PXT_DEPTH_BUCKETS);
-        gen_case(&r, family, bucket, &c);
+        pxt_gen_case(&r, family, bucket_values, bucket, &c);
         eval_out e;
         eval_case(&c, 0, &e);
         family_stats* fs = &st[family];
@@ -1522,7 +862,7 @@ static int random_pairs(void)
                 char name[48];
                 snprintf(name, sizeof(name), "uncertified_%ld", i);
                 printf("  sample %ld: oracle did not certify (%d); skipped\n", i, e.uncertified);
-                print_case(&c, name);
+                pxt_print_case(&c, name);
                 eval_case(&c, 1, &e);
             }
             continue;
@@ -1547,9 +887,9 @@ static int random_pairs(void)
             {
                 char name[48];
                 snprintf(name, sizeof(name), "worst_%ld", i);
-                printf("  sample %ld: largest depth error of %s so far, %.3Lg S (%.3Lg tau)\n", i, kind_names[family],
-                       es, et);
-                print_case(&c, name);
+                printf("  sample %ld: largest depth error of %s so far, %.3Lg S (%.3Lg tau)\n", i,
+                       pxt_kind_names[family], es, et);
+                pxt_print_case(&c, name);
                 eval_case(&c, 1, &e);
             }
             fs->max_err_s = es > fs->max_err_s ? es : fs->max_err_s;
@@ -1597,7 +937,7 @@ static int random_pairs(void)
                 char name[48];
                 snprintf(name, sizeof(name), "fail_%ld", i);
                 printf("  sample %ld FAILED (bucket %g):\n", i, bucket_values[bucket]);
-                print_case(&c, name);
+                pxt_print_case(&c, name);
                 eval_case(&c, 1, &e);
                 if (minimize)
                 {
@@ -1611,13 +951,13 @@ static int random_pairs(void)
     printf("  %-11s %7s %6s %6s %7s %6s %10s %10s %10s %10s %5s %6s %6s %5s  failed checks\n", "family", "samples",
            "uncert", "fails", "overlap", "apart", "deperr/S", "deperr/tau", "seperr/S", "seperr/tol", "anal", "gjk",
            "epa", "warn");
-    for (int k = 0; k < K_COUNT; ++k)
+    for (int k = 0; k < PXT_K_COUNT; ++k)
     {
         family_stats* fs = &st[k];
-        printf("  %-11s %7ld %6ld %6ld %7ld %6ld %10.3Le %10.3Le %10.3Le %10.3Le %5ld %6ld %6ld %5ld ", kind_names[k],
-               fs->samples, fs->uncertified, fs->fails, fs->overlapping, fs->separated, fs->max_err_s, fs->max_err_tol,
-               fs->max_sep_s, fs->max_sep_tol, fs->methods[PX_CONTACT_ANALYTIC], fs->methods[PX_CONTACT_GJK],
-               fs->methods[PX_CONTACT_EPA], fs->warnings);
+        printf("  %-11s %7ld %6ld %6ld %7ld %6ld %10.3Le %10.3Le %10.3Le %10.3Le %5ld %6ld %6ld %5ld ",
+               pxt_kind_names[k], fs->samples, fs->uncertified, fs->fails, fs->overlapping, fs->separated,
+               fs->max_err_s, fs->max_err_tol, fs->max_sep_s, fs->max_sep_tol, fs->methods[PX_CONTACT_ANALYTIC],
+               fs->methods[PX_CONTACT_GJK], fs->methods[PX_CONTACT_EPA], fs->warnings);
         for (int b = 0; b < F_COUNT_BITS; ++b)
         {
             if (fs->check_fails[b] > 0)
@@ -1628,9 +968,9 @@ static int random_pairs(void)
         printf("\n");
     }
     printf("  largest witness distance from its shape's surface / tolerance:");
-    for (int k = 0; k < K_COUNT; ++k)
+    for (int k = 0; k < PXT_K_COUNT; ++k)
     {
-        printf(" %s %.3Le", kind_names[k], st[k].max_witness_s);
+        printf(" %s %.3Le", pxt_kind_names[k], st[k].max_witness_s);
     }
     printf("\n");
     printf("  overlapping samples by method (max depth error / S): analytic %ld (%.3Le), gjk %ld (%.3Le), epa %ld "
@@ -1670,7 +1010,7 @@ static int random_pairs(void)
         printf(" %g: %ld/%ld/%ld", bucket_values[b], bucket_samples[b], bucket_overlap[b], bucket_fails[b]);
     }
     long coal_skipped = 0, overlapping = 0;
-    for (int k = 0; k < K_COUNT; ++k)
+    for (int k = 0; k < PXT_K_COUNT; ++k)
     {
         coal_skipped += st[k].coal_skipped;
         overlapping += st[k].overlapping;
@@ -1691,10 +1031,10 @@ static int random_pairs(void)
 /* ------------------------------------------------------------------------------------------------ */
 /* Frozen regressions (printed by random_pairs and minimized with PX_CONTACT_MINIMIZE=1)             */
 
-static int run_frozen(const frozen_case* fc)
+static int run_frozen(const pxt_frozen_case* fc)
 {
     static contact_case c;
-    from_frozen(fc, &c);
+    pxt_from_frozen(fc, &c);
     eval_out e;
     eval_case(&c, 0, &e);
     if (e.uncertified || e.fails != 0)
@@ -1717,7 +1057,7 @@ static const float reg_band_normal_a[] = {
 static const float reg_band_normal_b[] = {
     -0x1.d6adaap-8f, 0x1.805bcap-9f, -0x1.a84478p-12f, -0x1.a8df2p-9f, -0x1.866446p-18f, -0x1.51aa9ap-10f
 };
-static const frozen_case reg_band_normal_case = { "reg_band_normal", K_ELLIPSOID,
+static const pxt_frozen_case reg_band_normal_case = { "reg_band_normal", PXT_K_ELLIPSOID,
     0, 3, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_band_normal_a,
     0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_band_normal_b,
     { 0x0p+0f, 0x0p+0f, 0x0p+0f, 0x1p+0f },
@@ -1736,7 +1076,7 @@ static const float reg_band_flipped_normal_a[] = {
 static const float reg_band_flipped_normal_b[] = {
     0x1.4fbc12p-15f, -0x1.57f7fp-2f, 0x1.bf6bb2p-10f, 0x1.4fbc12p-15f, 0x1.572f3cp-2f, 0x1.bf6bb2p-10f
 };
-static const frozen_case reg_band_flipped_normal_case = { "reg_band_flipped_normal", K_BOX_HULL,
+static const pxt_frozen_case reg_band_flipped_normal_case = { "reg_band_flipped_normal", PXT_K_BOX_HULL,
     0, 3, { 0x1.371e1ep-6f, 0x1.021364p-15f, 0x1.efd16ap-3f }, reg_band_flipped_normal_a,
     0, 2, { 0x1.4fbb3cp-15f, 0x1.579396p-2f, 0x1.c7086cp-10f }, reg_band_flipped_normal_b,
     { -0x1.d25f9cp-33f, -0x1.2d7acp-32f, 0x1.93257cp-32f, 0x1p+0f },
@@ -1755,7 +1095,7 @@ static const float reg_overlap_exit_depth_a[] = {
 static const float reg_overlap_exit_depth_b[] = {
     -0x1.ca0048p-4f, -0x1.9169dp-29f, 0x1.dfd24ap-31f, 0x1.6100a8p-5f, -0x1.9169dp-29f, 0x1.dfd24ap-31f
 };
-static const frozen_case reg_overlap_exit_depth_case = { "reg_overlap_exit_depth", K_SEGMENT,
+static const pxt_frozen_case reg_overlap_exit_depth_case = { "reg_overlap_exit_depth", PXT_K_SEGMENT,
     0, 4, { 0x1.14c8a4p-2f, 0x1.41e7a4p-11f, 0x1.3c3ddap-4f }, reg_overlap_exit_depth_a,
     0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_overlap_exit_depth_b,
     { 0x1.97945cp-1f, 0x1.ff33aap-2f, 0x1.3cbd0ap-4f, 0x1.554ffep-2f },
@@ -1770,7 +1110,7 @@ static const float reg_band_normal_not_unit_a[] = {
 static const float reg_band_normal_not_unit_b[] = {
     -0x1.f93cp-58f, -0x1.065p-58f, -0x1.18ep-59f
 };
-static const frozen_case reg_band_normal_not_unit_case = { "reg_band_normal_not_unit", K_POINT,
+static const pxt_frozen_case reg_band_normal_not_unit_case = { "reg_band_normal_not_unit", PXT_K_POINT,
     0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_band_normal_not_unit_a,
     0, 1, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_band_normal_not_unit_b,
     { -0x1.1cd338p-48f, 0x1.42be4ep-50f, -0x1.2d5f3ap-49f, 0x1p+0f },
@@ -1788,7 +1128,7 @@ static const float reg_epa_witness_b_a[] = {
 static const float reg_epa_witness_b_b[] = {
     -0x1.13f3e8p+9f, 0x1.b3935p+1f, -0x1.a859a8p+4f, 0x1.13f3e8p+9f, 0x1.b3935p+1f, -0x1.a859a8p+4f
 };
-static const frozen_case reg_epa_witness_b_case = { "reg_epa_witness_b", K_POLYGON,
+static const pxt_frozen_case reg_epa_witness_b_case = { "reg_epa_witness_b", PXT_K_POLYGON,
     0, 6, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_witness_b_a,
     0, 2, { 0x1.13f3e8p+9f, 0x1.b39342p+1f, 0x1.a85998p+4f }, reg_epa_witness_b_b,
     { 0x1.830e78p-1f, 0x1.2f208ep-4f, -0x1.2cbd34p-1f, 0x1.1e048ep-2f },
@@ -1803,7 +1143,7 @@ static const float reg_epa_flat_normal_b[] = {
     -0x1.170ad6p-3f, -0x1.b40abep+3f, -0x1.2cc19ep+8f, -0x1.170ad6p-3f, -0x1.b40abep+3f, 0x1.2cc19ep+8f,
     0x1.170b8ap-3f, -0x1.b40abep+3f, 0x1.2cc19ep+8f
 };
-static const frozen_case reg_epa_flat_normal_case = { "reg_epa_flat_normal", K_BOX_SHAPE,
+static const pxt_frozen_case reg_epa_flat_normal_case = { "reg_epa_flat_normal", PXT_K_BOX_SHAPE,
     1, 0, { 0x1.1dedb2p+5f, 0x1.18177ap-2f, 0x1.51e266p-4f }, NULL,
     0, 3, { 0x1.170b3p-3f, 0x1.b40abcp+3f, 0x1.2cc19ep+8f }, reg_epa_flat_normal_b,
     { -0x1.9863dp-1f, -0x1.93ebc8p-3f, 0x1.056716p-1f, -0x1.037c92p-2f },
@@ -1815,7 +1155,7 @@ static const frozen_case reg_epa_flat_normal_case = { "reg_epa_flat_normal", K_B
  * near-identity rotations, ~1e3 from the origin, depth* 11.9294 (0.05 S) along +y: depth and normal are
  * right, but point_a is 117 outside A (B's deepest vertex carried onto A's face plane lands beyond A's
  * 0.1-wide face). */
-static const frozen_case reg_box_box_witness_a_case = { "reg_box_box_witness_a", K_BOX_SHAPE,
+static const pxt_frozen_case reg_box_box_witness_a_case = { "reg_box_box_witness_a", PXT_K_BOX_SHAPE,
     1, 0, { 0x1.89f032p-5f, 0x1.2c966cp+6f, 0x1.d39cccp+4f }, NULL,
     1, 0, { 0x1.d4f006p+6f, 0x1.3d13acp-1f, 0x1.b55102p-1f }, NULL,
     { -0x1.c231d6p-44f, 0x1.4f8aa2p-42f, -0x1.46814ep-40f, 0x1p+0f },
@@ -1835,7 +1175,7 @@ static const float reg_epa_degenerate_status_b[] = {
     -0x1.1e2282p+6f, -0x1.64c34ep+0f, -0x1.185ffcp-20f, 0x1.95707p+6f, 0x1.803fcp-2f, -0x1.185ffcp-20f,
     -0x1.b615f4p+1f, -0x1.ee1ee4p+0f, -0x1.185ffcp-20f
 };
-static const frozen_case reg_epa_degenerate_status_case = { "reg_epa_degenerate_status", K_POINT,
+static const pxt_frozen_case reg_epa_degenerate_status_case = { "reg_epa_degenerate_status", PXT_K_POINT,
     0, 1, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_degenerate_status_a,
     0, 5, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_degenerate_status_b,
     { 0x1.7338fcp-3f, 0x1.4ae96cp-1f, -0x1.f929fap-2f, -0x1.1b401ep-1f },
@@ -1855,7 +1195,7 @@ static const float reg_gjk_triangles_apart_b[] = {
     0x1.993ff4p+0f, 0x1.ca77a4p-2f, -0x1.dbe854p-26f, -0x1.224d9cp+1f, -0x1.98d886p-3f, -0x1.dbe854p-26f,
     0x1.7281aap+0f, -0x1.ea1694p-2f, -0x1.dbe854p-26f
 };
-static const frozen_case reg_gjk_triangles_apart_case = { "reg_gjk_triangles_apart", K_POLYGON,
+static const pxt_frozen_case reg_gjk_triangles_apart_case = { "reg_gjk_triangles_apart", PXT_K_POLYGON,
     0, 3, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_gjk_triangles_apart_a,
     0, 3, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_gjk_triangles_apart_b,
     { -0x1.e5037cp-1f, -0x1.046798p-2f, -0x1.d2c982p-6f, 0x1.8ac5e2p-3f },
@@ -1879,7 +1219,7 @@ static const float reg_epa_too_deep_b[] = {
     -0x1.c83812p-3f, -0x1.3b64a6p-11f, 0x1.9dc636p-3f, 0x1.c83812p-3f, -0x1.3b64a6p-11f, 0x1.9dc636p-3f,
     -0x1.c83812p-3f, 0x1.3b5886p-11f, 0x1.9dc636p-3f, 0x1.c83812p-3f, 0x1.3b5886p-11f, 0x1.9dc636p-3f
 };
-static const frozen_case reg_epa_too_deep_case = { "reg_epa_too_deep", K_BOX_HULL,
+static const pxt_frozen_case reg_epa_too_deep_case = { "reg_epa_too_deep", PXT_K_BOX_HULL,
     0, 8, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_too_deep_a,
     0, 8, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_too_deep_b,
     { 0x1.19d596p-2f, -0x1.03374ap-3f, 0x1.5acc86p-2f, -0x1.c8176ap-1f },
@@ -1897,7 +1237,7 @@ static const float reg_epa_touching_flipped_b[] = {
     -0x1.0c358ep-5f, 0x1.da6a5cp-13f, -0x1.867692p-36f, 0x1.0f2c22p-7f, -0x1.e53176p-12f, -0x1.867692p-36f,
     0x1.03302cp-7f, -0x1.e647f2p-12f, -0x1.867692p-36f, 0x1.ebaf2cp-6f, 0x1.26b646p-12f, -0x1.867692p-36f
 };
-static const frozen_case reg_epa_touching_flipped_case = { "reg_epa_touching_flipped", K_POLYGON,
+static const pxt_frozen_case reg_epa_touching_flipped_case = { "reg_epa_touching_flipped", PXT_K_POLYGON,
     0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_touching_flipped_a,
     0, 4, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_touching_flipped_b,
     { 0x1.0be164p-4f, -0x1.0d735ep-1f, -0x1.f5402ap-3f, 0x1.9f9748p-1f },

@@ -18,6 +18,7 @@
 
 #include "oracle/hull_distance.h"
 #include "proxima/proxima.h"
+#include "support/pair_gen.h"
 #include "support/rng.h"
 #include "test.h"
 
@@ -34,7 +35,6 @@
 
 typedef long double ld;
 
-#define PXT_MAXP 64
 #define PXT_REL_TOL 1.0e-5L           /* distance tolerance, relative to S */
 #define PXT_ROUND_TOL (16.0L * FLT_EPSILON) /* times C */
 #define PXT_MAX_ITER 32
@@ -42,213 +42,13 @@ typedef long double ld;
 #define PXT_MAX_UNCERTIFIED 5
 
 /* ------------------------------------------------------------------------------------------------ */
-/* Cases                                                                                             */
+/* Cases: pairs from the shared generator (support/pair_gen.h)                                      */
 
-enum
-{
-    K_ELLIPSOID,  /* hull of 4-64 points on an ellipsoid */
-    K_BOX_HULL,   /* box as an 8-point hull, aspect up to 1e4 */
-    K_BOX_SHAPE,  /* px_shape_box, aspect up to 1e4 */
-    K_TETRA,      /* random tetrahedron */
-    K_FLAT_TETRA, /* tetrahedron of volume -> 0 */
-    K_POINT,      /* single point */
-    K_SEGMENT,    /* 2-6 collinear points */
-    K_POLYGON,    /* flat polygon (local z = 0), with some interior points */
-    K_REPEATED,   /* ellipsoid hull with every point repeated 1-3 times */
-    K_INTERIOR,   /* ellipsoid hull plus interior points */
-    K_COUNT
-};
-
-static const char* const kind_names[K_COUNT] = { "ellipsoid", "box_hull",   "box_shape", "tetra",    "flat_tetra",
-                                                 "point",     "segment",    "polygon",   "repeated", "interior" };
-
-typedef struct shape_case
-{
-    int box;     /* 1: px_shape_box(half); 0: hull of pts */
-    int count;   /* hull points */
-    float half[3];
-    float pts[3 * PXT_MAXP];
-} shape_case;
-
-typedef struct gjk_case
-{
-    int family; /* K_*: the family the pair was drawn for */
-    int bucket; /* distance-target bucket, -1 when untargeted */
-    shape_case a, b;
-    px_transform ta, tb;
-} gjk_case;
+typedef pxt_pair_case gjk_case;
 
 /* Target buckets, in units of S. */
 static const double bucket_values[] = { 0.0, 1e-9, -1e-9, 1e-6, -1e-6, 1e-3, -1e-3, 1.0, -1.0 };
 #define PXT_BUCKETS ((int)(sizeof(bucket_values) / sizeof(bucket_values[0])))
-
-/* A frozen case: what the failure printer writes. */
-typedef struct frozen_case
-{
-    const char* name;
-    int family;
-    int box_a, count_a;
-    float half_a[3];
-    const float* pts_a;
-    int box_b, count_b;
-    float half_b[3];
-    const float* pts_b;
-    float qa[4], pa[3], qb[4], pb[3];
-} frozen_case;
-
-static void from_frozen(const frozen_case* f, gjk_case* c)
-{
-    memset(c, 0, sizeof(*c));
-    c->family = f->family;
-    c->bucket = -1;
-    c->a.box = f->box_a;
-    c->a.count = f->count_a;
-    c->b.box = f->box_b;
-    c->b.count = f->count_b;
-    for (int i = 0; i < 3; ++i)
-    {
-        c->a.half[i] = f->half_a[i];
-        c->b.half[i] = f->half_b[i];
-        c->ta.p[i] = f->pa[i];
-        c->tb.p[i] = f->pb[i];
-    }
-    for (int i = 0; i < 4; ++i)
-    {
-        c->ta.q[i] = f->qa[i];
-        c->tb.q[i] = f->qb[i];
-    }
-    if (!f->box_a)
-    {
-        memcpy(c->a.pts, f->pts_a, sizeof(float) * 3 * (size_t)f->count_a);
-    }
-    if (!f->box_b)
-    {
-        memcpy(c->b.pts, f->pts_b, sizeof(float) * 3 * (size_t)f->count_b);
-    }
-}
-
-static void print_floats(const float* v, int n)
-{
-    for (int i = 0; i < n; ++i)
-    {
-        printf("%s%af", i == 0 ? "" : (i % 6 == 0 ? ",\n    " : ", "), (double)v[i]);
-    }
-}
-
-static void print_case(const gjk_case* c, const char* name)
-{
-    printf("/* ---- case %s: family %s ---- */\n", name, kind_names[c->family]);
-    const shape_case* s[2] = { &c->a, &c->b };
-    for (int k = 0; k < 2; ++k)
-    {
-        if (!s[k]->box)
-        {
-            printf("static const float %s_%c[] = {\n    ", name, k == 0 ? 'a' : 'b');
-            print_floats(s[k]->pts, 3 * s[k]->count);
-            printf("\n};\n");
-        }
-    }
-    printf("static const frozen_case %s = { \"%s\", K_%s,\n", name, name,
-           c->family == K_ELLIPSOID    ? "ELLIPSOID"
-           : c->family == K_BOX_HULL   ? "BOX_HULL"
-           : c->family == K_BOX_SHAPE  ? "BOX_SHAPE"
-           : c->family == K_TETRA      ? "TETRA"
-           : c->family == K_FLAT_TETRA ? "FLAT_TETRA"
-           : c->family == K_POINT      ? "POINT"
-           : c->family == K_SEGMENT    ? "SEGMENT"
-           : c->family == K_POLYGON    ? "POLYGON"
-           : c->family == K_REPEATED   ? "REPEATED"
-                                       : "INTERIOR");
-    for (int k = 0; k < 2; ++k)
-    {
-        printf("    %d, %d, { ", s[k]->box, s[k]->box ? 0 : s[k]->count);
-        print_floats(s[k]->half, 3);
-        if (s[k]->box)
-        {
-            printf(" }, NULL,\n");
-        }
-        else
-        {
-            printf(" }, %s_%c,\n", name, k == 0 ? 'a' : 'b');
-        }
-    }
-    printf("    { ");
-    print_floats(c->ta.q, 4);
-    printf(" },\n    { ");
-    print_floats(c->ta.p, 3);
-    printf(" },\n    { ");
-    print_floats(c->tb.q, 4);
-    printf(" },\n    { ");
-    print_floats(c->tb.p, 3);
-    printf(" } };\n");
-}
-
-static void make_shape(const shape_case* s, px_shape* out)
-{
-    *out = s->box ? px_shape_box(s->half) : px_shape_hull(s->pts, s->count);
-}
-
-/* Local vertices of a shape (8 corners for a box). */
-static int local_points(const shape_case* s, float* out)
-{
-    if (!s->box)
-    {
-        memcpy(out, s->pts, sizeof(float) * 3 * (size_t)s->count);
-        return s->count;
-    }
-    for (int i = 0; i < 8; ++i)
-    {
-        out[3 * i] = (i & 1) ? s->half[0] : -s->half[0];
-        out[3 * i + 1] = (i & 2) ? s->half[1] : -s->half[1];
-        out[3 * i + 2] = (i & 4) ? s->half[2] : -s->half[2];
-    }
-    return 8;
-}
-
-/* ------------------------------------------------------------------------------------------------ */
-/* Oracle view of a case: world points shifted by origin = pose_a.p (a translation, exact)            */
-
-typedef struct oracle_view
-{
-    ld wa[3 * PXT_MAXP], wb[3 * PXT_MAXP];
-    int na, nb;
-    float origin[3];
-    ld S, C;
-    pxo_distance d;
-} oracle_view;
-
-static void oracle_eval(const gjk_case* c, oracle_view* o)
-{
-    float la[3 * PXT_MAXP], lb[3 * PXT_MAXP];
-    o->na = local_points(&c->a, la);
-    o->nb = local_points(&c->b, lb);
-    for (int i = 0; i < 3; ++i)
-    {
-        o->origin[i] = c->ta.p[i];
-    }
-    pxo_transform_points(la, o->na, c->ta.q, c->ta.p, o->origin, o->wa);
-    pxo_transform_points(lb, o->nb, c->tb.q, c->tb.p, o->origin, o->wb);
-    ld ea = pxo_extent(o->wa, o->na), eb = pxo_extent(o->wb, o->nb);
-    o->S = ea > eb ? ea : eb;
-    ld C = 0.0L;
-    for (int i = 0; i < 3 * o->na; ++i)
-    {
-        ld v = fabsl(o->wa[i] + (ld)o->origin[i % 3]);
-        C = v > C ? v : C;
-    }
-    for (int i = 0; i < 3 * o->nb; ++i)
-    {
-        ld v = fabsl(o->wb[i] + (ld)o->origin[i % 3]);
-        C = v > C ? v : C;
-    }
-    for (int i = 0; i < 3; ++i)
-    {
-        C = fabsl((ld)c->ta.p[i]) > C ? fabsl((ld)c->ta.p[i]) : C;
-        C = fabsl((ld)c->tb.p[i]) > C ? fabsl((ld)c->tb.p[i]) : C;
-    }
-    o->C = C;
-    pxo_hull_distance(o->wa, o->na, o->wb, o->nb, o->S, &o->d);
-}
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Checks                                                                                            */
@@ -335,7 +135,7 @@ static int flag_index(unsigned flag)
     } while (0)
 
 /* Common checks of one distance result, witnesses given in the oracle frame. */
-static void check_witnesses(const oracle_view* o, ld tol, const ld pa[3], const ld pb[3], const ld n[3], ld d,
+static void check_witnesses(const pxt_oracle_view* o, ld tol, const ld pa[3], const ld pb[3], const ld n[3], ld d,
                             unsigned gap_flag, unsigned on_flag_a, unsigned on_flag_b, unsigned normal_flag,
                             int verbose, eval_out* out, const char* what)
 {
@@ -372,14 +172,6 @@ static void check_witnesses(const oracle_view* o, ld tol, const ld pa[3], const 
             REPORT(normal_flag, "%s: |normal - oracle normal| = %.6Lg > %.6Lg (oracle n %.9Lg %.9Lg %.9Lg)", what,
                    len3l(e), normal_tol(tol, o->d.distance), o->d.normal[0], o->d.normal[1], o->d.normal[2]);
         }
-    }
-}
-
-static void world_to_oracle(const oracle_view* o, const vec3 p, ld dest[3])
-{
-    for (int i = 0; i < 3; ++i)
-    {
-        dest[i] = (ld)p[i] - (ld)o->origin[i];
     }
 }
 
@@ -422,8 +214,8 @@ static void check_basic(px_status st, const px_gjk_result* r, const char* what, 
 static void eval_case(const gjk_case* c, int verbose, eval_out* out)
 {
     memset(out, 0, sizeof(*out));
-    static oracle_view o; /* large; the suite is single-threaded */
-    oracle_eval(c, &o);
+    static pxt_oracle_view o; /* large; the suite is single-threaded */
+    pxt_oracle_eval(c, &o);
     out->S = o.S;
     out->C = o.C;
     out->dstar = o.d.distance;
@@ -442,8 +234,8 @@ static void eval_case(const gjk_case* c, int verbose, eval_out* out)
     out->tol = tol;
     const ld wit_min = PXT_REL_TOL * S; /* witnesses and normal are checked when d > 1e-5 S */
     px_shape sa, sb;
-    make_shape(&c->a, &sa);
-    make_shape(&c->b, &sb);
+    pxt_make_shape(&c->a, &sa);
+    pxt_make_shape(&c->b, &sb);
     if (verbose)
     {
         printf("    oracle: d* %.17Lg (%La) overlap %d, S %.6Lg C %.6Lg tol %.6Lg, U-L %.3Lg\n", dstar, dstar,
@@ -472,8 +264,8 @@ static void eval_case(const gjk_case* c, int verbose, eval_out* out)
     if (d > wit_min && result_finite(&r))
     {
         ld pa[3], pb[3], n[3] = { r.normal[0], r.normal[1], r.normal[2] };
-        world_to_oracle(&o, r.point_a, pa);
-        world_to_oracle(&o, r.point_b, pb);
+        pxt_world_to_oracle(&o, r.point_a, pa);
+        pxt_world_to_oracle(&o, r.point_b, pb);
         check_witnesses(&o, tol, pa, pb, n, d, F_GAP, F_ON_A, F_ON_B, F_NORMAL, verbose, out, "world");
     }
 
@@ -553,8 +345,8 @@ static void eval_case(const gjk_case* c, int verbose, eval_out* out)
                 REPORT(F_SYM, "swapped: |n_ba + n_ab| = %.6Lg > %.6Lg", len3l(e), lim);
             }
             ld pa[3], pb[3], n[3] = { rs.normal[0], rs.normal[1], rs.normal[2] };
-            world_to_oracle(&o, rs.point_a, pb); /* swapped: its A is our B */
-            world_to_oracle(&o, rs.point_b, pa);
+            pxt_world_to_oracle(&o, rs.point_a, pb); /* swapped: its A is our B */
+            pxt_world_to_oracle(&o, rs.point_b, pa);
             ld nn[3] = { -n[0], -n[1], -n[2] };
             check_witnesses(&o, tol, pa, pb, nn, ds, F_SYM, F_SYM, F_SYM, F_SYM, verbose, out, "swapped");
         }
@@ -593,8 +385,8 @@ static void eval_case(const gjk_case* c, int verbose, eval_out* out)
         static gjk_case cs;
         scale_case(c, scales[k], &cs);
         px_shape ssa, ssb;
-        make_shape(&cs.a, &ssa);
-        make_shape(&cs.b, &ssb);
+        pxt_make_shape(&cs.a, &ssa);
+        pxt_make_shape(&cs.b, &ssb);
         px_gjk_result rsc;
         px_status s2 = px_gjk_distance_world(&ssa, &cs.ta, &ssb, &cs.tb, NULL, &rsc);
         check_basic(s2, &rsc, k == 0 ? "scaled 1e-3" : "scaled 1e3", verbose, out);
@@ -607,8 +399,8 @@ static void eval_case(const gjk_case* c, int verbose, eval_out* out)
             if (verbose)
             {
                 /* the oracle of the scaled (re-rounded) inputs tells which of the two results is off */
-                static oracle_view os;
-                oracle_eval(&cs, &os);
+                static pxt_oracle_view os;
+                pxt_oracle_eval(&cs, &os);
                 printf("      oracle of the scaled inputs: d* %.9Lg (certified %d); scaled result error %.3Lg S_s\n",
                        os.d.distance, os.d.certified, fabsl((ld)rsc.distance - os.d.distance) / os.S);
             }
@@ -616,456 +408,6 @@ static void eval_case(const gjk_case* c, int verbose, eval_out* out)
     }
 }
 
-/* ------------------------------------------------------------------------------------------------ */
-/* Generation                                                                                        */
-
-static float f(double x)
-{
-    return (float)x;
-}
-
-static double log_uniform(px_rng* r, double lo_exp, double hi_exp)
-{
-    return pow(10.0, px_rng_range(r, lo_exp, hi_exp));
-}
-
-static void shuffle_points(px_rng* r, float* pts, int n)
-{
-    for (int i = n - 1; i > 0; --i)
-    {
-        int j = px_rng_int(r, i + 1);
-        for (int c = 0; c < 3; ++c)
-        {
-            float t = pts[3 * i + c];
-            pts[3 * i + c] = pts[3 * j + c];
-            pts[3 * j + c] = t;
-        }
-    }
-}
-
-static void ellipsoid_point(px_rng* r, const double ax[3], const double ctr[3], double shrink, float* out)
-{
-    double u[3];
-    px_rng_unit_vector(r, u);
-    for (int c = 0; c < 3; ++c)
-    {
-        out[c] = f(ctr[c] + shrink * ax[c] * u[c]);
-    }
-}
-
-static void random_axes(px_rng* r, double s, double ax[3], double ctr[3])
-{
-    for (int c = 0; c < 3; ++c)
-    {
-        ax[c] = s * log_uniform(r, -1.0, 0.0);
-        ctr[c] = s * px_rng_range(r, -0.2, 0.2);
-    }
-}
-
-static void gen_shape(px_rng* r, int kind, double s, shape_case* out)
-{
-    memset(out, 0, sizeof(*out));
-    double ax[3], ctr[3];
-    switch (kind)
-    {
-    case K_ELLIPSOID:
-    {
-        random_axes(r, s, ax, ctr);
-        out->count = 4 + px_rng_int(r, 61);
-        for (int i = 0; i < out->count; ++i)
-        {
-            ellipsoid_point(r, ax, ctr, 1.0, out->pts + 3 * i);
-        }
-        break;
-    }
-    case K_BOX_HULL:
-    case K_BOX_SHAPE:
-    {
-        double h[3] = { s, s * log_uniform(r, -4.0, 0.0), s * log_uniform(r, -4.0, 0.0) };
-        int p = px_rng_int(r, 3);
-        for (int c = 0; c < 3; ++c)
-        {
-            out->half[c] = f(h[(c + p) % 3]);
-        }
-        out->box = 1;
-        if (kind == K_BOX_HULL)
-        {
-            float corners[24];
-            out->count = local_points(out, corners);
-            memcpy(out->pts, corners, sizeof(corners));
-            out->box = 0;
-        }
-        break;
-    }
-    case K_TETRA:
-    {
-        out->count = 4;
-        for (int i = 0; i < 12; ++i)
-        {
-            out->pts[i] = f(s * px_rng_normal(r));
-        }
-        break;
-    }
-    case K_FLAT_TETRA:
-    {
-        double p[3][3];
-        for (int i = 0; i < 3; ++i)
-        {
-            for (int c = 0; c < 3; ++c)
-            {
-                p[i][c] = s * px_rng_normal(r);
-            }
-        }
-        double e1[3], e2[3], n[3];
-        for (int c = 0; c < 3; ++c)
-        {
-            e1[c] = p[1][c] - p[0][c];
-            e2[c] = p[2][c] - p[0][c];
-        }
-        n[0] = e1[1] * e2[2] - e1[2] * e2[1];
-        n[1] = e1[2] * e2[0] - e1[0] * e2[2];
-        n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-        double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-        double al = px_rng_range(r, -0.5, 1.5), be = px_rng_range(r, -0.5, 1.5);
-        double h = s * log_uniform(r, -12.0, -2.0) * (px_rng_int(r, 2) ? 1.0 : -1.0);
-        out->count = 4;
-        for (int i = 0; i < 3; ++i)
-        {
-            for (int c = 0; c < 3; ++c)
-            {
-                out->pts[3 * i + c] = f(p[i][c]);
-            }
-        }
-        for (int c = 0; c < 3; ++c)
-        {
-            out->pts[9 + c] = f(p[0][c] + al * e1[c] + be * e2[c] + (nl > 0.0 ? h * n[c] / nl : 0.0));
-        }
-        shuffle_points(r, out->pts, 4);
-        break;
-    }
-    case K_POINT:
-    {
-        out->count = 1;
-        if (px_rng_int(r, 3) != 0)
-        {
-            for (int c = 0; c < 3; ++c)
-            {
-                out->pts[c] = f(s * px_rng_range(r, -0.5, 0.5));
-            }
-        }
-        break;
-    }
-    case K_SEGMENT:
-    {
-        out->count = 2 + px_rng_int(r, 5);
-        if (px_rng_int(r, 10) < 7)
-        {
-            /* exactly collinear in the local frame */
-            for (int i = 0; i < out->count; ++i)
-            {
-                double t = i == 0 ? -1.0 : i == 1 ? 1.0 : px_rng_range(r, -1.0, 1.0);
-                out->pts[3 * i] = f(s * t);
-            }
-            shuffle_points(r, out->pts, out->count);
-        }
-        else
-        {
-            out->count = 2;
-            for (int i = 0; i < 6; ++i)
-            {
-                out->pts[i] = f(s * px_rng_normal(r));
-            }
-        }
-        break;
-    }
-    case K_POLYGON:
-    {
-        double a = s, b = s * log_uniform(r, -2.0, 0.0);
-        int m = 3 + px_rng_int(r, 14), interior = px_rng_int(r, 5);
-        out->count = m + interior;
-        for (int i = 0; i < m; ++i)
-        {
-            double th = px_rng_range(r, 0.0, 6.283185307179586);
-            out->pts[3 * i] = f(a * cos(th));
-            out->pts[3 * i + 1] = f(b * sin(th));
-        }
-        for (int i = m; i < out->count; ++i)
-        {
-            double th = px_rng_range(r, 0.0, 6.283185307179586), rr = px_rng_range(r, 0.0, 0.9);
-            out->pts[3 * i] = f(rr * a * cos(th));
-            out->pts[3 * i + 1] = f(rr * b * sin(th));
-        }
-        shuffle_points(r, out->pts, out->count);
-        break;
-    }
-    case K_REPEATED:
-    {
-        random_axes(r, s, ax, ctr);
-        int k = 4 + px_rng_int(r, 17);
-        int n = 0;
-        for (int i = 0; i < k && n < PXT_MAXP; ++i)
-        {
-            float p[3];
-            ellipsoid_point(r, ax, ctr, 1.0, p);
-            int rep = 1 + px_rng_int(r, 3);
-            for (int j = 0; j < rep && n < PXT_MAXP; ++j, ++n)
-            {
-                memcpy(out->pts + 3 * n, p, sizeof(p));
-            }
-        }
-        out->count = n;
-        shuffle_points(r, out->pts, n);
-        break;
-    }
-    default: /* K_INTERIOR */
-    {
-        random_axes(r, s, ax, ctr);
-        int k = 4 + px_rng_int(r, 29);
-        int m = 1 + px_rng_int(r, PXT_MAXP - k);
-        out->count = k + m;
-        for (int i = 0; i < k; ++i)
-        {
-            ellipsoid_point(r, ax, ctr, 1.0, out->pts + 3 * i);
-        }
-        for (int i = k; i < k + m; ++i)
-        {
-            ellipsoid_point(r, ax, ctr, px_rng_range(r, 0.0, 0.95), out->pts + 3 * i);
-        }
-        shuffle_points(r, out->pts, out->count);
-        break;
-    }
-    }
-}
-
-static void quat_mul(const double a[4], const double b[4], double d[4])
-{
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    d[0] = x;
-    d[1] = y;
-    d[2] = z;
-    d[3] = w;
-}
-
-static void near_identity(px_rng* r, double q[4])
-{
-    double th = log_uniform(r, -15.0, -3.0), ax[3];
-    px_rng_unit_vector(r, ax);
-    for (int c = 0; c < 3; ++c)
-    {
-        q[c] = sin(0.5 * th) * ax[c];
-    }
-    q[3] = cos(0.5 * th);
-}
-
-/* mode: 0 identity, 1 near identity, 2 random, 3 `base` times a near-identity rotation */
-static void gen_rotation(px_rng* r, int mode, const double base[4], double q[4])
-{
-    if (mode == 0)
-    {
-        q[0] = q[1] = q[2] = 0.0;
-        q[3] = 1.0;
-    }
-    else if (mode == 1)
-    {
-        near_identity(r, q);
-    }
-    else if (mode == 2)
-    {
-        px_rng_quat(r, q);
-    }
-    else
-    {
-        double s[4];
-        near_identity(r, s);
-        quat_mul(base, s, q);
-    }
-}
-
-static double local_radius(const shape_case* s)
-{
-    float pts[3 * PXT_MAXP];
-    int n = local_points(s, pts);
-    double m = 0.0;
-    for (int i = 0; i < n; ++i)
-    {
-        double l = sqrt((double)pts[3 * i] * pts[3 * i] + (double)pts[3 * i + 1] * pts[3 * i + 1] +
-                        (double)pts[3 * i + 2] * pts[3 * i + 2]);
-        m = l > m ? l : m;
-    }
-    return m;
-}
-
-static void shift_hull(shape_case* s, const float q[4], const ld world_shift[3])
-{
-    float cq[4] = { -q[0], -q[1], -q[2], q[3] };
-    ld local[3];
-    pxo_rotate(cq, world_shift, local);
-    for (int i = 0; i < s->count; ++i)
-    {
-        for (int c = 0; c < 3; ++c)
-        {
-            s->pts[3 * i + c] = (float)((ld)s->pts[3 * i + c] + local[c]);
-        }
-    }
-}
-
-/* Move B by amount * n. The pose translation takes what float can hold at its magnitude (little, far
- * from the origin); the rest moves the local points of B's hull (or A's hull the other way), so that the
- * target distance is reached at every offset. */
-static void move_b(gjk_case* c, const ld n[3], ld amount)
-{
-    ld r[3];
-    for (int i = 0; i < 3; ++i)
-    {
-        ld want = (ld)c->tb.p[i] + amount * n[i];
-        c->tb.p[i] = (float)want;
-        r[i] = want - (ld)c->tb.p[i];
-    }
-    if (!c->b.box)
-    {
-        shift_hull(&c->b, c->tb.q, r);
-    }
-    else if (!c->a.box)
-    {
-        ld m[3] = { -r[0], -r[1], -r[2] };
-        shift_hull(&c->a, c->ta.q, m);
-    }
-}
-
-static int pick_partner(px_rng* r, int family)
-{
-    switch (family)
-    {
-    case K_ELLIPSOID:
-        return K_ELLIPSOID;
-    case K_BOX_HULL:
-        return K_BOX_HULL;
-    case K_BOX_SHAPE:
-        return px_rng_int(r, 2) ? K_BOX_SHAPE : K_BOX_HULL;
-    case K_TETRA:
-    {
-        static const int k[4] = { K_TETRA, K_TETRA, K_ELLIPSOID, K_BOX_HULL };
-        return k[px_rng_int(r, 4)];
-    }
-    case K_FLAT_TETRA:
-    {
-        static const int k[4] = { K_FLAT_TETRA, K_FLAT_TETRA, K_TETRA, K_BOX_SHAPE };
-        return k[px_rng_int(r, 4)];
-    }
-    default:
-    {
-        int k;
-        do
-        {
-            k = px_rng_int(r, K_COUNT);
-        } while (k == K_POINT && family == K_POINT);
-        return k;
-    }
-    }
-}
-
-static ld width_along(const ld* pts, int n, const ld dir[3])
-{
-    ld lo = INFINITY, hi = -INFINITY;
-    for (int i = 0; i < n; ++i)
-    {
-        ld t = pts[3 * i] * dir[0] + pts[3 * i + 1] * dir[1] + pts[3 * i + 2] * dir[2];
-        lo = t < lo ? t : lo;
-        hi = t > hi ? t : hi;
-    }
-    return hi - lo;
-}
-
-/* Draw a pair of the family and place B so that d* lands in the bucket (in units of S; -1 none). */
-static void gen_case(px_rng* r, int family, int bucket, gjk_case* c)
-{
-    memset(c, 0, sizeof(*c));
-    c->family = family;
-    c->bucket = bucket;
-    double s = log_uniform(r, -3.0, 3.0);
-    double sb = px_rng_int(r, 10) < 3 ? s * log_uniform(r, -1.0, 1.0) : s * px_rng_range(r, 0.5, 2.0);
-    int partner = pick_partner(r, family);
-    shape_case* first = &c->a;
-    shape_case* second = &c->b;
-    if (px_rng_int(r, 2))
-    {
-        first = &c->b;
-        second = &c->a;
-    }
-    gen_shape(r, family, s, first);
-    gen_shape(r, partner, sb, second);
-
-    double qa[4], qb[4];
-    int ma = px_rng_int(r, 10), mb = px_rng_int(r, 10);
-    gen_rotation(r, ma == 0 ? 0 : ma < 3 ? 1 : 2, NULL, qa);
-    gen_rotation(r, mb == 0 ? 0 : mb < 3 ? 1 : mb < 8 ? 2 : 3, qa, qb);
-    for (int i = 0; i < 4; ++i)
-    {
-        c->ta.q[i] = f(qa[i]);
-        c->tb.q[i] = f(qb[i]);
-    }
-    int oc = px_rng_int(r, 4);
-    double offset = oc < 2 ? 0.0 : oc == 2 ? 1.0e3 : 1.0e4;
-    double ra = local_radius(&c->a), rb = local_radius(&c->b);
-    double dir[3];
-    px_rng_unit_vector(r, dir);
-    double dist = (ra + rb) * px_rng_range(r, 0.6, 1.5);
-    for (int i = 0; i < 3; ++i)
-    {
-        double o = offset * (px_rng_int(r, 2) ? 1.0 : -1.0) * px_rng_range(r, 0.5, 1.0);
-        double pa = o + s * px_rng_range(r, -1.0, 1.0);
-        c->ta.p[i] = f(pa);
-        c->tb.p[i] = f((double)c->ta.p[i] + dist * dir[i]);
-    }
-
-    static oracle_view o;
-    oracle_eval(c, &o);
-    for (int k = 0; k < 8 && o.d.overlap; ++k)
-    {
-        for (int i = 0; i < 3; ++i)
-        {
-            c->tb.p[i] = f((double)c->ta.p[i] + 2.0 * ((double)c->tb.p[i] - (double)c->ta.p[i]) + s * dir[i]);
-        }
-        oracle_eval(c, &o);
-    }
-    if (bucket < 0 || o.d.overlap || !o.d.certified)
-    {
-        c->bucket = -1;
-        return;
-    }
-    const ld T = (ld)bucket_values[bucket] * o.S;
-    const ld Tpos = T > 0.0L ? T : 0.0L;
-    ld n[3] = { o.d.normal[0], o.d.normal[1], o.d.normal[2] };
-    for (int it = 0; it < 3; ++it)
-    {
-        ld d = o.d.distance;
-        if (fabsl(d - Tpos) <= 1.0e-3L * Tpos)
-        {
-            break;
-        }
-        move_b(c, n, Tpos - d);
-        oracle_eval(c, &o);
-        if (o.d.overlap || !o.d.certified)
-        {
-            break;
-        }
-        for (int i = 0; i < 3; ++i)
-        {
-            n[i] = o.d.normal[i];
-        }
-    }
-    if (T < 0.0L)
-    {
-        /* Penetrate along n by |T|, but by at most half the larger width of the two shapes along n, so
-         * that thin shapes (plates, needles, points) end up overlapping rather than passed through. */
-        ld wa = width_along(o.wa, o.na, n), wb = width_along(o.wb, o.nb, n);
-        ld cap = 0.5L * (wa > wb ? wa : wb);
-        move_b(c, n, -T > cap ? -cap : T);
-    }
-}
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Minimizer: drop hull points while the same checks still fail                                      */
@@ -1078,7 +420,7 @@ static void minimize_case(const gjk_case* c, unsigned fails)
     while (changed)
     {
         changed = 0;
-        shape_case* sides[2] = { &best.a, &best.b };
+        pxt_shape_case* sides[2] = { &best.a, &best.b };
         for (int k = 0; k < 2; ++k)
         {
             if (sides[k]->box)
@@ -1088,7 +430,7 @@ static void minimize_case(const gjk_case* c, unsigned fails)
             for (int i = 0; i < sides[k]->count && sides[k]->count > 1; ++i)
             {
                 trial = best;
-                shape_case* t = k == 0 ? &trial.a : &trial.b;
+                pxt_shape_case* t = k == 0 ? &trial.a : &trial.b;
                 memmove(t->pts + 3 * i, t->pts + 3 * i + 3, sizeof(float) * 3 * (size_t)(t->count - i - 1));
                 t->count--;
                 eval_out e;
@@ -1103,7 +445,7 @@ static void minimize_case(const gjk_case* c, unsigned fails)
         }
     }
     printf("  minimized (hull points %d and %d):\n", best.a.box ? 8 : best.a.count, best.b.box ? 8 : best.b.count);
-    print_case(&best, "minimized");
+    pxt_print_case(&best, "minimized");
     eval_out e;
     eval_case(&best, 1, &e);
 }
@@ -1208,7 +550,7 @@ static int random_pairs(void)
     printf("  %ld samples%s, seed PX_TEST_SEED=%s\n", n, PXT_ASAN ? " (AddressSanitizer build)" : "",
            seed_env != NULL ? seed_env : "0");
     px_rng r = px_rng_seeded(0x6a6b5f616363ull);
-    static family_stats st[K_COUNT];
+    static family_stats st[PXT_K_COUNT];
     memset(st, 0, sizeof(st));
     long exits[8] = { 0 };
     long bucket_samples[PXT_BUCKETS + 1] = { 0 }, bucket_fails[PXT_BUCKETS + 1] = { 0 };
@@ -1219,9 +561,9 @@ static int random_pairs(void)
     static gjk_case c;
     for (long i = 0; i < n; ++i)
     {
-        int family = (int)(i % K_COUNT);
+        int family = (int)(i % PXT_K_COUNT);
         int bucket = px_rng_int(&r, 10) == 0 ? -1 : px_rng_int(&r, PXT_BUCKETS);
-        gen_case(&r, family, bucket, &c);
+        pxt_gen_case(&r, family, bucket_values, bucket, &c);
         eval_out e;
         eval_case(&c, 0, &e);
         family_stats* fs = &st[family];
@@ -1235,7 +577,7 @@ static int random_pairs(void)
                 char name[48];
                 snprintf(name, sizeof(name), "uncertified_%ld", i);
                 printf("  sample %ld: oracle certificate did not close; skipped\n", i);
-                print_case(&c, name);
+                pxt_print_case(&c, name);
                 eval_case(&c, 1, &e);
             }
             continue;
@@ -1276,7 +618,7 @@ static int random_pairs(void)
                 char name[48];
                 snprintf(name, sizeof(name), "fail_%ld", i);
                 printf("  sample %ld FAILED (bucket %g):\n", i, c.bucket >= 0 ? bucket_values[c.bucket] : NAN);
-                print_case(&c, name);
+                pxt_print_case(&c, name);
                 eval_case(&c, 1, &e);
                 if (minimize)
                 {
@@ -1291,14 +633,14 @@ static int random_pairs(void)
            "overlap", "near", "maxerr/S", "maxerr/tol", "iter", "max");
     long total_iter = 0, total_ok = 0;
     int iter_max = 0;
-    for (int k = 0; k < K_COUNT; ++k)
+    for (int k = 0; k < PXT_K_COUNT; ++k)
     {
         family_stats* fs = &st[k];
         long ok = fs->samples - fs->uncertified;
         total_iter += fs->iter_sum;
         total_ok += ok;
         iter_max = fs->iter_max > iter_max ? fs->iter_max : iter_max;
-        printf("  %-11s %7ld %6ld %6ld %7ld %7ld %10.3Le %10.3Le %6.2f %4d ", kind_names[k], fs->samples,
+        printf("  %-11s %7ld %6ld %6ld %7ld %7ld %10.3Le %10.3Le %6.2f %4d ", pxt_kind_names[k], fs->samples,
                fs->uncertified, fs->fails, fs->overlapping, fs->near_contact, fs->max_err_s, fs->max_err_tol,
                ok > 0 ? (double)fs->iter_sum / (double)ok : 0.0, fs->iter_max);
         for (int b = 0; b < F_COUNT_BITS; ++b)
@@ -1341,7 +683,7 @@ static int random_pairs(void)
            targeted, 100.0 * hit, 100.0 * (double)near_target / (double)(targeted > 0 ? targeted : 1),
            100.0 * (double)near_achieved / (double)(targeted > 0 ? targeted : 1));
     long ambiguous = 0;
-    for (int k = 0; k < K_COUNT; ++k)
+    for (int k = 0; k < PXT_K_COUNT; ++k)
     {
         ambiguous += st[k].ambiguous;
     }
@@ -1367,10 +709,10 @@ static int random_pairs(void)
 /* ------------------------------------------------------------------------------------------------ */
 /* Frozen regressions (printed by random_pairs and minimized with PX_GJK_MINIMIZE=1)                 */
 
-static int run_frozen(const frozen_case* fc)
+static int run_frozen(const pxt_frozen_case* fc)
 {
     static gjk_case c;
-    from_frozen(fc, &c);
+    pxt_from_frozen(fc, &c);
     eval_out e;
     eval_case(&c, 0, &e);
     if (e.uncertified || e.fails != 0)
@@ -1390,7 +732,7 @@ static const float reg_parallel_segments_far_a[] = {
 static const float reg_parallel_segments_far_b[] = {
     -0x1.834ae8p+10f, -0x1.89fc24p+3f, -0x1.dcf9d2p+1f, 0x1.834ae8p+10f, -0x1.89fc24p+3f, -0x1.dcf9d2p+1f
 };
-static const frozen_case reg_parallel_segments_far_case = { "reg_parallel_segments_far", K_BOX_HULL,
+static const pxt_frozen_case reg_parallel_segments_far_case = { "reg_parallel_segments_far", PXT_K_BOX_HULL,
     0, 2, { 0x1.a62ca2p+9f, 0x1.bfe0ccp+4f, 0x1.164e56p-1f }, reg_parallel_segments_far_a,
     0, 2, { 0x1.834ae8p+10f, 0x1.89fc0cp+3f, 0x1.dcf9f6p+1f }, reg_parallel_segments_far_b,
     { 0x1.783cdap-2f, -0x1.988fd4p-3f, -0x1.09e784p-1f, -0x1.7d993ep-1f },
@@ -1406,7 +748,7 @@ static const float reg_parallel_segments_small_a[] = {
 static const float reg_parallel_segments_small_b[] = {
     -0x1.be53cap-10f, 0x1.a1b542p-13f, -0x1.28c706p-13f, 0x1.be53cap-10f, 0x1.a1b542p-13f, -0x1.28c706p-13f
 };
-static const frozen_case reg_parallel_segments_small_case = { "reg_parallel_segments_small", K_BOX_HULL,
+static const pxt_frozen_case reg_parallel_segments_small_case = { "reg_parallel_segments_small", PXT_K_BOX_HULL,
     0, 2, { 0x1.352c94p-10f, 0x1.626832p-18f, 0x1.0898dcp-23f }, reg_parallel_segments_small_a,
     0, 2, { 0x1.be53cap-10f, 0x1.a1b544p-13f, 0x1.28c704p-13f }, reg_parallel_segments_small_b,
     { -0x1.2e69p-1f, -0x1.2992d8p-4f, 0x1.2222fp-6f, 0x1.9b5f0ap-1f },
@@ -1417,7 +759,7 @@ static const frozen_case reg_parallel_segments_small_case = { "reg_parallel_segm
 /* Two px_shape_box, half extents (23.5, 0.039, 23.8) and (162, 0.138, 3.82), 2.7e-4 rad apart, poses
  * ~650 from the origin. d* = 4.72e-6; proxima 0.00862 (2.66e-5 S, tol 0.0051), exit NO_PROGRESS; the
  * swapped query returns 0 (right). */
-static const frozen_case reg_box_shapes_parallel_faces_case = { "reg_box_shapes_parallel_faces", K_BOX_SHAPE,
+static const pxt_frozen_case reg_box_shapes_parallel_faces_case = { "reg_box_shapes_parallel_faces", PXT_K_BOX_SHAPE,
     1, 0, { 0x1.78002cp+4f, 0x1.3f5beap-5f, 0x1.7d4958p+4f }, NULL,
     1, 0, { 0x1.439368p+7f, 0x1.1a7f52p-3f, 0x1.e854b2p+1f }, NULL,
     { -0x1.6e1242p-45f, -0x1.785298p-50f, 0x1.8977fep-47f, 0x1p+0f },
@@ -1432,7 +774,7 @@ static const float reg_box_shape_triangle_swapped_b[] = {
     0x1.048a54p+7f, -0x1.a21cb6p+7f, -0x1.32a8fp-25f, -0x1.db6b9p+7f, -0x1.1785fp+7f, -0x1.32a8fp-25f,
     -0x1.50a0aep+8f, 0x1.ab2d2ap+6f, -0x1.32a8fp-25f
 };
-static const frozen_case reg_box_shape_triangle_swapped_case = { "reg_box_shape_triangle_swapped", K_POLYGON,
+static const pxt_frozen_case reg_box_shape_triangle_swapped_case = { "reg_box_shape_triangle_swapped", PXT_K_POLYGON,
     1, 0, { 0x1.93b526p+7f, 0x1.de00eap+2f, 0x1.0f6e2cp-5f }, NULL,
     0, 3, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_box_shape_triangle_swapped_b,
     { 0x1.16bf4ep-26f, -0x1.4c6896p-25f, -0x1.f82cfep-27f, 0x1p+0f },
@@ -1451,7 +793,8 @@ static const float reg_sliver_triangle_point_overlap_a[] = {
 static const float reg_sliver_triangle_point_overlap_b[] = {
     0x1.0df6ccp+6f, -0x1.a95e98p+5f, -0x1.7278a4p+6f
 };
-static const frozen_case reg_sliver_triangle_point_overlap_case = { "reg_sliver_triangle_point_overlap", K_POINT,
+static const pxt_frozen_case reg_sliver_triangle_point_overlap_case = { "reg_sliver_triangle_point_overlap",
+    PXT_K_POINT,
     0, 3, { 0x1.3765ap-2f, 0x1.3b70c6p+11f, 0x1.13f058p+3f }, reg_sliver_triangle_point_overlap_a,
     0, 1, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_sliver_triangle_point_overlap_b,
     { 0x1.1153c6p-41f, -0x1.9bc2dap-44f, -0x1.51de26p-42f, 0x1p+0f },
@@ -1468,7 +811,7 @@ static const float reg_point_sliver_triangle_b[] = {
     -0x1.212cacp-12f, 0x1.fe8048p-2f, -0x1.3421b2p-14f, -0x1.212cacp-12f, -0x1.fe8048p-2f, 0x1.3407e6p-14f,
     -0x1.212cacp-12f, 0x1.fe8048p-2f, 0x1.3407e6p-14f
 };
-static const frozen_case reg_point_sliver_triangle_case = { "reg_point_sliver_triangle", K_BOX_HULL,
+static const pxt_frozen_case reg_point_sliver_triangle_case = { "reg_point_sliver_triangle", PXT_K_BOX_HULL,
     0, 1, { 0x1.87e542p-15f, 0x1.8a16ecp-8f, 0x1.b7b834p-2f }, reg_point_sliver_triangle_a,
     0, 3, { 0x1.212d22p-12f, 0x1.fe8048p-2f, 0x1.3414ccp-14f }, reg_point_sliver_triangle_b,
     { 0x1.4fff58p-2f, 0x1.19a7eap-2f, -0x1.56d738p-2f, -0x1.adc556p-1f },
@@ -1485,7 +828,7 @@ static const float reg_sliver_triangle_point_tiny_a[] = {
 static const float reg_sliver_triangle_point_tiny_b[] = {
     -0x1.88528ap-18f, 0x1.5c6d68p-16f, 0x1.cc438ep-12f
 };
-static const frozen_case reg_sliver_triangle_point_tiny_case = { "reg_sliver_triangle_point_tiny", K_BOX_HULL,
+static const pxt_frozen_case reg_sliver_triangle_point_tiny_case = { "reg_sliver_triangle_point_tiny", PXT_K_BOX_HULL,
     0, 3, { 0x1.9db294p-22f, 0x1.e8cecep-9f, 0x1.c876cep-16f }, reg_sliver_triangle_point_tiny_a,
     0, 1, { 0x1.8852eep-18f, 0x1.5c6dc2p-16f, 0x1.cc4392p-12f }, reg_sliver_triangle_point_tiny_b,
     { 0x1.dd6f9ap-1f, 0x1.2d1d3p-2f, -0x1.a47e5ep-5f, -0x1.a07a3p-3f },
@@ -1503,7 +846,7 @@ static const float reg_point_sliver_triangle_scale_b[] = {
     0x1.0e012ap-12f, 0x1.3244dp-20f, -0x1.4e8fc4p-7f, -0x1.0e0142p-12f, -0x1.3249ap-20f, 0x1.4e8fc4p-7f,
     -0x1.0e0142p-12f, 0x1.3244dp-20f, 0x1.4e8fc4p-7f
 };
-static const frozen_case reg_point_sliver_triangle_scale_case = { "reg_point_sliver_triangle_scale", K_POINT,
+static const pxt_frozen_case reg_point_sliver_triangle_scale_case = { "reg_point_sliver_triangle_scale", PXT_K_POINT,
     0, 1, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_point_sliver_triangle_scale_a,
     0, 3, { 0x1.0e0136p-12f, 0x1.324738p-20f, 0x1.4e8fc4p-7f }, reg_point_sliver_triangle_scale_b,
     { -0x1.628f76p-2f, -0x1.466f88p-3f, 0x1.38d5cap-1f, -0x1.633b7p-1f },
@@ -1520,7 +863,7 @@ static const float reg_triangle_segment_scale_a[] = {
 static const float reg_triangle_segment_scale_b[] = {
     0x1.8789e8p-6f, 0x1.1772fep-4f, -0x1.113bbp-29f, 0x1.231c2ep-5f, -0x1.0ab38cp-4f, -0x1.113bbp-29f
 };
-static const frozen_case reg_triangle_segment_scale_case = { "reg_triangle_segment_scale", K_POLYGON,
+static const pxt_frozen_case reg_triangle_segment_scale_case = { "reg_triangle_segment_scale", PXT_K_POLYGON,
     0, 3, { 0x1.131f12p-7f, 0x1.a40fcep-14f, 0x1.7d9ecap-5f }, reg_triangle_segment_scale_a,
     0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_triangle_segment_scale_b,
     { -0x1.0b618ep-1f, -0x1.54753p-1f, 0x1.40ddc6p-4f, -0x1.0e6d84p-1f },

@@ -12,36 +12,11 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "support/ref_geometry.h"
+
 #define PXO_MAX_ITERATIONS 512
 
 typedef long double ld;
-
-static ld dot3(const ld a[3], const ld b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void sub3(const ld a[3], const ld b[3], ld d[3])
-{
-    d[0] = a[0] - b[0];
-    d[1] = a[1] - b[1];
-    d[2] = a[2] - b[2];
-}
-
-static void cross3(const ld a[3], const ld b[3], ld d[3])
-{
-    ld x = a[1] * b[2] - a[2] * b[1];
-    ld y = a[2] * b[0] - a[0] * b[2];
-    ld z = a[0] * b[1] - a[1] * b[0];
-    d[0] = x;
-    d[1] = y;
-    d[2] = z;
-}
-
-static ld norm3(const ld a[3])
-{
-    return sqrtl(dot3(a, a));
-}
 
 long double pxo_extent(const long double* pts, int n)
 {
@@ -51,8 +26,8 @@ long double pxo_extent(const long double* pts, int n)
         for (int j = i + 1; j < n; ++j)
         {
             ld d[3];
-            sub3(pts + 3 * i, pts + 3 * j, d);
-            ld l = dot3(d, d);
+            ldv_sub(pts + 3 * i, pts + 3 * j, d);
+            ld l = ldv_dot(d, d);
             if (l > best)
             {
                 best = l;
@@ -66,10 +41,10 @@ long double pxo_extent(const long double* pts, int n)
 static int argmax_dot(const ld* pts, int n, const ld d[3])
 {
     int best = 0;
-    ld bv = dot3(pts, d);
+    ld bv = ldv_dot(pts, d);
     for (int i = 1; i < n; ++i)
     {
-        ld v = dot3(pts + 3 * i, d);
+        ld v = ldv_dot(pts + 3 * i, d);
         if (v > bv)
         {
             bv = v;
@@ -108,13 +83,13 @@ static int project_subset(const overt* s, unsigned mask, ld lam[4], ld point[3])
     else if (k == 2)
     {
         ld e[3];
-        sub3(s[idx[1]].w, y0, e);
-        ld ee = dot3(e, e);
+        ldv_sub(s[idx[1]].w, y0, e);
+        ld ee = ldv_dot(e, e);
         if (!(ee > 0.0L))
         {
             return 0;
         }
-        ld t = -dot3(y0, e) / ee;
+        ld t = -ldv_dot(y0, e) / ee;
         lam[idx[0]] = 1.0L - t;
         lam[idx[1]] = t;
         /* the point, re-orthogonalized against the edge so that its direction stays accurate when it is
@@ -123,7 +98,7 @@ static int project_subset(const overt* s, unsigned mask, ld lam[4], ld point[3])
         {
             point[c] = y0[c] + t * e[c];
         }
-        ld r = dot3(point, e) / ee;
+        ld r = ldv_dot(point, e) / ee;
         for (int c = 0; c < 3; ++c)
         {
             point[c] -= r * e[c];
@@ -133,27 +108,27 @@ static int project_subset(const overt* s, unsigned mask, ld lam[4], ld point[3])
     else if (k == 3)
     {
         ld e1[3], e2[3], n[3];
-        sub3(s[idx[1]].w, y0, e1);
-        sub3(s[idx[2]].w, y0, e2);
-        cross3(e1, e2, n);
-        ld nn = dot3(n, n);
-        if (!(nn > 1.0e-30L * dot3(e1, e1) * dot3(e2, e2)))
+        ldv_sub(s[idx[1]].w, y0, e1);
+        ldv_sub(s[idx[2]].w, y0, e2);
+        ldv_cross(e1, e2, n);
+        ld nn = ldv_dot(n, n);
+        if (!(nn > 1.0e-30L * ldv_dot(e1, e1) * ldv_dot(e2, e2)))
         {
             return 0;
         }
         /* p = projection of the origin on the plane; weights by signed sub-areas */
-        ld t = dot3(n, y0) / nn, p[3], u[3], v[3], c[3];
+        ld t = ldv_dot(n, y0) / nn, p[3], u[3], v[3], c[3];
         p[0] = t * n[0];
         p[1] = t * n[1];
         p[2] = t * n[2];
-        sub3(s[idx[1]].w, p, u);
-        sub3(s[idx[2]].w, p, v);
-        cross3(u, v, c);
-        ld l0 = dot3(n, c) / nn;
-        sub3(s[idx[2]].w, p, u);
-        sub3(y0, p, v);
-        cross3(u, v, c);
-        ld l1 = dot3(n, c) / nn;
+        ldv_sub(s[idx[1]].w, p, u);
+        ldv_sub(s[idx[2]].w, p, v);
+        ldv_cross(u, v, c);
+        ld l0 = ldv_dot(n, c) / nn;
+        ldv_sub(s[idx[2]].w, p, u);
+        ldv_sub(y0, p, v);
+        ldv_cross(u, v, c);
+        ld l1 = ldv_dot(n, c) / nn;
         lam[idx[0]] = l0;
         lam[idx[1]] = l1;
         lam[idx[2]] = 1.0L - l0 - l1;
@@ -166,12 +141,12 @@ static int project_subset(const overt* s, unsigned mask, ld lam[4], ld point[3])
     else
     {
         ld e1[3], e2[3], e3[3], c[3];
-        sub3(s[idx[1]].w, y0, e1);
-        sub3(s[idx[2]].w, y0, e2);
-        sub3(s[idx[3]].w, y0, e3);
-        cross3(e2, e3, c);
-        ld det = dot3(e1, c);
-        if (!(fabsl(det) > 1.0e-17L * norm3(e1) * norm3(e2) * norm3(e3)))
+        ldv_sub(s[idx[1]].w, y0, e1);
+        ldv_sub(s[idx[2]].w, y0, e2);
+        ldv_sub(s[idx[3]].w, y0, e3);
+        ldv_cross(e2, e3, c);
+        ld det = ldv_dot(e1, c);
+        if (!(fabsl(det) > 1.0e-17L * ldv_norm(e1) * ldv_norm(e2) * ldv_norm(e3)))
         {
             return 0;
         }
@@ -185,11 +160,11 @@ static int project_subset(const overt* s, unsigned mask, ld lam[4], ld point[3])
             {
                 r[i] = -(y0[i] + mu[0] * e1[i] + mu[1] * e2[i] + mu[2] * e3[i]);
             }
-            mu[0] += dot3(r, c) / det;
-            cross3(r, e3, m);
-            mu[1] += dot3(e1, m) / det;
-            cross3(e2, r, m);
-            mu[2] += dot3(e1, m) / det;
+            mu[0] += ldv_dot(r, c) / det;
+            ldv_cross(r, e3, m);
+            mu[1] += ldv_dot(e1, m) / det;
+            ldv_cross(e2, r, m);
+            mu[2] += ldv_dot(e1, m) / det;
         }
         lam[idx[0]] = 1.0L - mu[0] - mu[1] - mu[2];
         lam[idx[1]] = mu[0];
@@ -247,7 +222,7 @@ static int closest_subset(overt* s, int k, ld v[3])
         {
             continue;
         }
-        ld vv = dot3(p, p);
+        ld vv = ldv_dot(p, p);
         if (vv < best_vv || (vv == best_vv && popcount4(mask) < popcount4(best_mask)))
         {
             best_vv = vv;
@@ -337,7 +312,7 @@ static int gjk_run(const ld* a, int na, const ld* b, int nb, const ld v0[3], ld 
     v[0] = v0[0];
     v[1] = v0[1];
     v[2] = v0[2];
-    if (!(dot3(v, v) > 0.0L))
+    if (!(ldv_dot(v, v) > 0.0L))
     {
         v[0] = 1.0L;
         v[1] = v[2] = 0.0L;
@@ -353,11 +328,11 @@ static int gjk_run(const ld* a, int na, const ld* b, int nb, const ld v0[3], ld 
         int ia = argmax_dot(a, na, d);
         int ib = argmax_dot(b, nb, v);
         ld w[3];
-        sub3(a + 3 * ia, b + 3 * ib, w);
+        ldv_sub(a + 3 * ia, b + 3 * ib, w);
         history_add(h, w, ia, ib);
         if (k > 0)
         {
-            ld gap = vv - dot3(v, w);
+            ld gap = vv - ldv_dot(v, w);
             if (gap <= gap_tol * sqrtl(vv))
             {
                 break;
@@ -385,7 +360,7 @@ static int gjk_run(const ld* a, int na, const ld* b, int nb, const ld v0[3], ld 
         s[k].lam = 0.0L;
         ld vn[3];
         int kn = closest_subset(s, k + 1, vn);
-        ld vvn = dot3(vn, vn);
+        ld vvn = ldv_dot(vn, vn);
         if (!(vvn < vv))
         {
             for (int i = 0; i < k; ++i)
@@ -415,12 +390,12 @@ static ld lower_bound_along(const ld* a, int na, const ld* b, int nb, const ld n
     ld max_a = -INFINITY, min_b = INFINITY;
     for (int i = 0; i < na; ++i)
     {
-        ld t = dot3(n, a + 3 * i);
+        ld t = ldv_dot(n, a + 3 * i);
         max_a = t > max_a ? t : max_a;
     }
     for (int i = 0; i < nb; ++i)
     {
-        ld t = dot3(n, b + 3 * i);
+        ld t = ldv_dot(n, b + 3 * i);
         min_b = t < min_b ? t : min_b;
     }
     return min_b - max_a;
@@ -454,8 +429,8 @@ static void certify(const ld* a, int na, const ld* b, int nb, const overt* s, in
         }
     }
     ld d[3];
-    sub3(out->q, out->p, d);
-    ld u = norm3(d);
+    ldv_sub(out->q, out->p, d);
+    ld u = ldv_norm(d);
     out->upper = u;
     out->scale = scale;
     const ld tol = PXO_CERT_REL * scale;
@@ -485,7 +460,7 @@ static void certify(const ld* a, int na, const ld* b, int nb, const overt* s, in
         cand[nc][c] = d[c] / u;
     }
     ++nc;
-    ld vl = norm3(v);
+    ld vl = ldv_norm(v);
     if (vl > 0.0L)
     {
         for (int c = 0; c < 3; ++c)
@@ -497,13 +472,13 @@ static void certify(const ld* a, int na, const ld* b, int nb, const overt* s, in
     if (k == 3)
     {
         ld e1[3], e2[3], pn[3];
-        sub3(s[1].w, s[0].w, e1);
-        sub3(s[2].w, s[0].w, e2);
-        cross3(e1, e2, pn);
-        ld pl = norm3(pn);
+        ldv_sub(s[1].w, s[0].w, e1);
+        ldv_sub(s[2].w, s[0].w, e2);
+        ldv_cross(e1, e2, pn);
+        ld pl = ldv_norm(pn);
         if (pl > 0.0L)
         {
-            ld sgn = dot3(pn, d) < 0.0L ? -1.0L : 1.0L;
+            ld sgn = ldv_dot(pn, d) < 0.0L ? -1.0L : 1.0L;
             for (int c = 0; c < 3; ++c)
             {
                 cand[nc][c] = sgn * pn[c] / pl;
@@ -535,15 +510,15 @@ static void certify(const ld* a, int na, const ld* b, int nb, const overt* s, in
                 for (int l = j + 1; l < h->count; ++l)
                 {
                     ld e1[3], e2[3], pn[3];
-                    sub3(h->w[j], h->w[i], e1);
-                    sub3(h->w[l], h->w[i], e2);
-                    cross3(e1, e2, pn);
-                    ld pl = norm3(pn);
+                    ldv_sub(h->w[j], h->w[i], e1);
+                    ldv_sub(h->w[l], h->w[i], e2);
+                    ldv_cross(e1, e2, pn);
+                    ld pl = ldv_norm(pn);
                     if (!(pl > 0.0L))
                     {
                         continue;
                     }
-                    ld sgn = dot3(pn, d) < 0.0L ? -1.0L : 1.0L;
+                    ld sgn = ldv_dot(pn, d) < 0.0L ? -1.0L : 1.0L;
                     ld n[3] = { sgn * pn[0] / pl, sgn * pn[1] / pl, sgn * pn[2] / pl };
                     ld lb = lower_bound_along(a, na, b, nb, n);
                     if (lb > out->lower)
@@ -576,7 +551,7 @@ void pxo_hull_distance(const long double* a, int na, const long double* b, int n
     ld ca[3], cb[3], v0[3];
     centroid(a, na, ca);
     centroid(b, nb, cb);
-    sub3(ca, cb, v0);
+    ldv_sub(ca, cb, v0);
     overt s[4];
     int iters = 0;
     ld v[3];
@@ -589,7 +564,7 @@ void pxo_hull_distance(const long double* a, int na, const long double* b, int n
     {
         /* restart from the best direction found: -(Q - P) */
         ld v1[3];
-        sub3(out->p, out->q, v1);
+        ldv_sub(out->p, out->q, v1);
         pxo_distance second;
         int it2 = 0;
         k = gjk_run(a, na, b, nb, v1, scale, s, &it2, v, &h);
@@ -628,7 +603,7 @@ static void minkowski_support(const ld* a, int na, const ld* b, int nb, const ld
     ld nu[3] = { -u[0], -u[1], -u[2] };
     int ia = argmax_dot(a, na, u);
     int ib = argmax_dot(b, nb, nu);
-    sub3(a + 3 * ia, b + 3 * ib, w);
+    ldv_sub(a + 3 * ia, b + 3 * ib, w);
 }
 
 /* Smallest signed distance from the origin to a supporting plane of conv(w) (positive inside), and its
@@ -644,23 +619,23 @@ static ld inner_radius(const ld* w, int k, ld scale, ld normal[3])
             for (int l = j + 1; l < k; ++l)
             {
                 ld e1[3], e2[3], n[3];
-                sub3(w + 3 * j, w + 3 * i, e1);
-                sub3(w + 3 * l, w + 3 * i, e2);
-                cross3(e1, e2, n);
-                ld nl = norm3(n);
-                if (!(nl > 1.0e-14L * norm3(e1) * norm3(e2)))
+                ldv_sub(w + 3 * j, w + 3 * i, e1);
+                ldv_sub(w + 3 * l, w + 3 * i, e2);
+                ldv_cross(e1, e2, n);
+                ld nl = ldv_norm(n);
+                if (!(nl > 1.0e-14L * ldv_norm(e1) * ldv_norm(e2)))
                 {
                     continue;
                 }
                 n[0] /= nl;
                 n[1] /= nl;
                 n[2] /= nl;
-                ld h = dot3(n, w + 3 * i);
+                ld h = ldv_dot(n, w + 3 * i);
                 ld slack = 1.0e-16L * scale;
                 int pos = 0, neg = 0;
                 for (int m = 0; m < k; ++m)
                 {
-                    ld t = dot3(n, w + 3 * m) - h;
+                    ld t = ldv_dot(n, w + 3 * m) - h;
                     pos |= t > slack;
                     neg |= t < -slack;
                 }
@@ -701,7 +676,7 @@ long double pxo_depth_lower_bound(const long double* a, int na, const long doubl
         { -1, -1, 1 }, { -1, -1, -1 }, { 0, 0, 0 }, { 0, 0, 0 },
     };
     int nd = 14;
-    if (hint != NULL && dot3(hint, hint) > 0.0L)
+    if (hint != NULL && ldv_dot(hint, hint) > 0.0L)
     {
         for (int c = 0; c < 3; ++c)
         {
@@ -738,7 +713,7 @@ long double pxo_depth_lower_bound(const long double* a, int na, const long doubl
         }
         ld p[3];
         minkowski_support(a, na, b, nb, n, p);
-        if (dot3(n, p) <= r + 1.0e-15L * scale)
+        if (ldv_dot(n, p) <= r + 1.0e-15L * scale)
         {
             break; /* that face is a face of A - B: r is the depth */
         }

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "support/ref_geometry.h"
+
 typedef long double ld;
 
 /* Rounding of a long-double dot product or cross product, as a multiple of LDBL_EPSILON. */
@@ -14,43 +16,9 @@ typedef long double ld;
 /* Arcs shorter than this (adjacent faces nearly parallel or opposite) are not pruned. */
 #define PXO_SAT_ARC_MIN 1.0e-9L
 
-static ld dot3(const ld a[3], const ld b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void sub3(const ld a[3], const ld b[3], ld d[3])
-{
-    d[0] = a[0] - b[0];
-    d[1] = a[1] - b[1];
-    d[2] = a[2] - b[2];
-}
-
-static void cross3(const ld a[3], const ld b[3], ld d[3])
-{
-    ld x = a[1] * b[2] - a[2] * b[1];
-    ld y = a[2] * b[0] - a[0] * b[2];
-    ld z = a[0] * b[1] - a[1] * b[0];
-    d[0] = x;
-    d[1] = y;
-    d[2] = z;
-}
-
-static ld norm3(const ld a[3])
-{
-    return sqrtl(dot3(a, a));
-}
-
-static void copy3(const ld a[3], ld d[3])
-{
-    d[0] = a[0];
-    d[1] = a[1];
-    d[2] = a[2];
-}
-
 static int normalize3(ld v[3])
 {
-    ld l = norm3(v);
+    ld l = ldv_norm(v);
     if (!(l > 0.0L) || !isfinite(l))
     {
         return 0;
@@ -67,7 +35,7 @@ static void any_perpendicular(const ld u[3], ld out[3])
     ld axis[3] = { 0.0L, 0.0L, 0.0L };
     int k = (fabsl(u[0]) <= fabsl(u[1]) && fabsl(u[0]) <= fabsl(u[2])) ? 0 : (fabsl(u[1]) <= fabsl(u[2]) ? 1 : 2);
     axis[k] = 1.0L;
-    cross3(u, axis, out);
+    ldv_cross(u, axis, out);
     normalize3(out);
 }
 
@@ -76,7 +44,7 @@ static void extremes(const ld* pts, int n, const ld d[3], ld* lo, ld* hi)
     ld l = INFINITY, h = -INFINITY;
     for (int i = 0; i < n; ++i)
     {
-        ld t = dot3(pts + 3 * i, d);
+        ld t = ldv_dot(pts + 3 * i, d);
         l = t < l ? t : l;
         h = t > h ? t : h;
     }
@@ -106,7 +74,7 @@ static void add_edge(pxo_polytope* poly, int i, int j, const ld* adj0, const ld*
         return;
     }
     int k = poly->edge_count++;
-    sub3(poly->pts + 3 * j, poly->pts + 3 * i, poly->edges[k]);
+    ldv_sub(poly->pts + 3 * j, poly->pts + 3 * i, poly->edges[k]);
     normalize3(poly->edges[k]);
     poly->edge_ends[k][0] = i;
     poly->edge_ends[k][1] = j;
@@ -118,8 +86,8 @@ static void add_edge(pxo_polytope* poly, int i, int j, const ld* adj0, const ld*
     poly->edge_prunable[k] = 0;
     if (adj0 != NULL && adj1 != NULL)
     {
-        cross3(adj1, adj0, poly->edge_arc[k]);
-        ld l = dot3(adj0, adj1);
+        ldv_cross(adj1, adj0, poly->edge_arc[k]);
+        ld l = ldv_dot(adj0, adj1);
         poly->edge_prunable[k] = normalize3(poly->edge_arc[k]) && 1.0L - fabsl(l) >= PXO_SAT_ARC_MIN;
     }
 }
@@ -165,8 +133,8 @@ static void build_flat_edges(pxo_polytope* poly, ld S)
         for (int j = i + 1; j < poly->n; ++j)
         {
             ld e[3];
-            sub3(p + 3 * j, p + 3 * i, e);
-            ld el = norm3(e);
+            ldv_sub(p + 3 * j, p + 3 * i, e);
+            ld el = ldv_norm(e);
             if (!(el > poly->tol))
             {
                 continue;
@@ -175,9 +143,9 @@ static void build_flat_edges(pxo_polytope* poly, ld S)
             for (int l = 0; l < poly->n && !(pos && neg); ++l)
             {
                 ld r[3], c[3];
-                sub3(p + 3 * l, p + 3 * i, r);
-                cross3(e, r, c);
-                ld s = dot3(poly->normal, c) / el;
+                ldv_sub(p + 3 * l, p + 3 * i, r);
+                ldv_cross(e, r, c);
+                ld s = ldv_dot(poly->normal, c) / el;
                 pos |= s > t;
                 neg |= s < -t;
             }
@@ -190,8 +158,8 @@ static void build_flat_edges(pxo_polytope* poly, ld S)
             for (int k = 0; k < poly->edge_count && !dup; ++k)
             {
                 ld c[3];
-                cross3(u, poly->edges[k], c);
-                dup = norm3(c) <= 1.0e-18L;
+                ldv_cross(u, poly->edges[k], c);
+                dup = ldv_norm(c) <= 1.0e-18L;
             }
             if (!dup)
             {
@@ -227,8 +195,8 @@ static void build_solid(pxo_polytope* poly, ld S)
         for (int j = i + 1; j < n; ++j)
         {
             ld e1[3];
-            sub3(p + 3 * j, p + 3 * i, e1);
-            ld l1 = norm3(e1);
+            ldv_sub(p + 3 * j, p + 3 * i, e1);
+            ld l1 = ldv_norm(e1);
             if (!(l1 > 0.0L))
             {
                 continue;
@@ -255,9 +223,9 @@ static void build_solid(pxo_polytope* poly, ld S)
                     }
                 }
                 ld e2[3], nrm[3];
-                sub3(p + 3 * k, p + 3 * i, e2);
-                cross3(e1, e2, nrm);
-                ld l2 = norm3(e2), nl = norm3(nrm);
+                ldv_sub(p + 3 * k, p + 3 * i, e2);
+                ldv_cross(e1, e2, nrm);
+                ld l2 = ldv_norm(e2), nl = ldv_norm(nrm);
                 if (!(nl > PXO_SAT_ROUND * LDBL_EPSILON * l1 * l2))
                 {
                     continue; /* collinear within rounding: spans no plane */
@@ -268,8 +236,8 @@ static void build_solid(pxo_polytope* poly, ld S)
                 for (int l = 0; l < n && !(pos && neg); ++l)
                 {
                     ld r[3];
-                    sub3(p + 3 * l, p + 3 * i, r);
-                    ld d = dot3(nrm, r) / nl;
+                    ldv_sub(p + 3 * l, p + 3 * i, r);
+                    ld d = ldv_dot(nrm, r) / nl;
                     pos |= d > t;
                     neg |= d < -t;
                 }
@@ -288,8 +256,8 @@ static void build_solid(pxo_polytope* poly, ld S)
                 for (int l = 0; l < n; ++l)
                 {
                     ld r[3];
-                    sub3(p + 3 * l, p + 3 * i, r);
-                    if (fabsl(dot3(f, r)) <= t)
+                    ldv_sub(p + 3 * l, p + 3 * i, r);
+                    if (fabsl(ldv_dot(f, r)) <= t)
                     {
                         mask |= 1ull << l;
                     }
@@ -298,7 +266,7 @@ static void build_solid(pxo_polytope* poly, ld S)
                 int found = -1;
                 for (int g = 0; g < poly->face_count; ++g)
                 {
-                    if (poly->face_mask[g] == mask && dot3(poly->faces[g], f) > 0.0L)
+                    if (poly->face_mask[g] == mask && ldv_dot(poly->faces[g], f) > 0.0L)
                     {
                         found = g;
                         break;
@@ -309,7 +277,7 @@ static void build_solid(pxo_polytope* poly, ld S)
                     if (q > best_q[found])
                     {
                         best_q[found] = q;
-                        copy3(f, poly->faces[found]);
+                        ldv_copy(f, poly->faces[found]);
                     }
                     continue;
                 }
@@ -319,7 +287,7 @@ static void build_solid(pxo_polytope* poly, ld S)
                     return;
                 }
                 int g = poly->face_count++;
-                copy3(f, poly->faces[g]);
+                ldv_copy(f, poly->faces[g]);
                 poly->face_mask[g] = mask;
                 best_q[g] = q;
             }
@@ -356,8 +324,8 @@ static void build_solid(pxo_polytope* poly, ld S)
                         continue;
                     }
                     ld e[3];
-                    sub3(p + 3 * j, p + 3 * i, e);
-                    ld l = dot3(e, e);
+                    ldv_sub(p + 3 * j, p + 3 * i, e);
+                    ld l = ldv_dot(e, e);
                     if (l > bl)
                     {
                         bl = l;
@@ -409,8 +377,8 @@ void pxo_polytope_build(const long double* pts, int n, long double scale, pxo_po
         for (int j = i + 1; j < n; ++j)
         {
             ld d[3];
-            sub3(pts + 3 * j, pts + 3 * i, d);
-            ld l = dot3(d, d);
+            ldv_sub(pts + 3 * j, pts + 3 * i, d);
+            ld l = ldv_dot(d, d);
             if (l > best)
             {
                 best = l;
@@ -427,7 +395,7 @@ void pxo_polytope_build(const long double* pts, int n, long double scale, pxo_po
         poly->dim = 0;
         return;
     }
-    sub3(pts + 3 * i1, pts + 3 * i0, poly->dir);
+    ldv_sub(pts + 3 * i1, pts + 3 * i0, poly->dir);
     normalize3(poly->dir);
     /* farthest point from the line: the width */
     int i2 = i0;
@@ -435,9 +403,9 @@ void pxo_polytope_build(const long double* pts, int n, long double scale, pxo_po
     for (int i = 0; i < n; ++i)
     {
         ld r[3], c[3];
-        sub3(pts + 3 * i, pts + 3 * i0, r);
-        cross3(poly->dir, r, c);
-        ld h = norm3(c);
+        ldv_sub(pts + 3 * i, pts + 3 * i0, r);
+        ldv_cross(poly->dir, r, c);
+        ld h = ldv_norm(c);
         if (h > h2)
         {
             h2 = h;
@@ -452,22 +420,22 @@ void pxo_polytope_build(const long double* pts, int n, long double scale, pxo_po
         return;
     }
     ld r2[3];
-    sub3(pts + 3 * i2, pts + 3 * i0, r2);
-    cross3(poly->dir, r2, poly->normal);
+    ldv_sub(pts + 3 * i2, pts + 3 * i0, r2);
+    ldv_cross(poly->dir, r2, poly->normal);
     normalize3(poly->normal);
     ld h3 = 0.0L;
     for (int i = 0; i < n; ++i)
     {
         ld r[3];
-        sub3(pts + 3 * i, pts + 3 * i0, r);
-        ld h = fabsl(dot3(poly->normal, r));
+        ldv_sub(pts + 3 * i, pts + 3 * i0, r);
+        ld h = fabsl(ldv_dot(poly->normal, r));
         h3 = h > h3 ? h : h3;
     }
     if (!(h3 > poly->tol))
     {
         poly->dim = 2;
         poly->face_count = 1;
-        copy3(poly->normal, poly->faces[0]);
+        ldv_copy(poly->normal, poly->faces[0]);
         ld lo, hi;
         extremes(pts, n, poly->normal, &lo, &hi);
         poly->face_h[0] = hi;
@@ -493,7 +461,7 @@ typedef struct sat_best
 static void try_axis(const pxo_polytope* a, const pxo_polytope* b, const ld dir[3], int kind, sat_best* best)
 {
     ld n[3];
-    copy3(dir, n);
+    ldv_copy(dir, n);
     if (!normalize3(n))
     {
         return;
@@ -507,7 +475,7 @@ static void try_axis(const pxo_polytope* a, const pxo_polytope* b, const ld dir[
     if (o_pos < best->depth)
     {
         best->depth = o_pos;
-        copy3(n, best->axis);
+        ldv_copy(n, best->axis);
         best->kind = kind;
     }
     if (o_neg < best->depth)
@@ -535,7 +503,7 @@ static int arcs_cross(const pxo_polytope* a, int i, const pxo_polytope* b, int j
     const ld* b2 = b->edge_adj[j][1];
     const ld* bxa = a->edge_arc[i];
     const ld* dxc = b->edge_arc[j];
-    ld cba = -dot3(b1, bxa), dba = -dot3(b2, bxa), adc = dot3(a1, dxc), bdc = dot3(a2, dxc);
+    ld cba = -ldv_dot(b1, bxa), dba = -ldv_dot(b2, bxa), adc = ldv_dot(a1, dxc), bdc = ldv_dot(a2, dxc);
     const ld e = PXO_SAT_ARC_SLACK;
     int opp1 = cba * dba < 0.0L || fabsl(cba) <= e || fabsl(dba) <= e;
     int opp2 = adc * bdc < 0.0L || fabsl(adc) <= e || fabsl(bdc) <= e;
@@ -563,7 +531,7 @@ void pxo_sat_depth_polytopes(const pxo_polytope* a, const pxo_polytope* b, int p
         out->kind = PXO_AXIS_NONE;
         out->dim_diff = 0;
         out->candidates = 0;
-        copy3(best.axis, out->axis);
+        ldv_copy(best.axis, out->axis);
         return;
     }
 
@@ -587,8 +555,8 @@ void pxo_sat_depth_polytopes(const pxo_polytope* a, const pxo_polytope* b, int p
                 continue;
             }
             ld n[3];
-            cross3(a->edges[i], b->edges[j], n);
-            if (norm3(n) < 1.0e-3L)
+            ldv_cross(a->edges[i], b->edges[j], n);
+            if (ldv_norm(n) < 1.0e-3L)
             {
                 const int* ea = a->edge_ends[i];
                 const int* eb = b->edge_ends[j];
@@ -620,7 +588,7 @@ void pxo_sat_depth_polytopes(const pxo_polytope* a, const pxo_polytope* b, int p
             if (p->dim >= 2)
             {
                 ld w[3];
-                cross3(p->normal, p->dir, w);
+                ldv_cross(p->normal, p->dir, w);
                 for (int c = 0; c < 3; ++c)
                 {
                     span[ns][c] = w[c] * p->width;
@@ -632,19 +600,19 @@ void pxo_sat_depth_polytopes(const pxo_polytope* a, const pxo_polytope* b, int p
         for (int s = 0; s < ns && dim_diff < 3; ++s)
         {
             ld r[3];
-            copy3(span[s], r);
+            ldv_copy(span[s], r);
             for (int k = 0; k < dim_diff; ++k)
             {
-                ld t = dot3(r, basis[k]);
+                ld t = ldv_dot(r, basis[k]);
                 for (int c = 0; c < 3; ++c)
                 {
                     r[c] -= t * basis[k][c];
                 }
             }
-            if (norm3(r) > out->tol)
+            if (ldv_norm(r) > out->tol)
             {
                 normalize3(r);
-                copy3(r, basis[dim_diff]);
+                ldv_copy(r, basis[dim_diff]);
                 ++dim_diff;
             }
         }
@@ -654,7 +622,7 @@ void pxo_sat_depth_polytopes(const pxo_polytope* a, const pxo_polytope* b, int p
     {
         /* flat A - B: its plane normal and the in-plane normals of every edge */
         ld m[3];
-        cross3(basis[0], basis[1], m);
+        ldv_cross(basis[0], basis[1], m);
         normalize3(m);
         try_axis(a, b, m, PXO_AXIS_IN_PLANE, &best);
         const pxo_polytope* sets[2] = { a, b };
@@ -663,7 +631,7 @@ void pxo_sat_depth_polytopes(const pxo_polytope* a, const pxo_polytope* b, int p
             for (int e = 0; e < sets[s]->edge_count; ++e)
             {
                 ld n[3];
-                cross3(sets[s]->edges[e], m, n);
+                ldv_cross(sets[s]->edges[e], m, n);
                 try_axis(a, b, n, PXO_AXIS_IN_PLANE, &best);
             }
         }
@@ -672,12 +640,12 @@ void pxo_sat_depth_polytopes(const pxo_polytope* a, const pxo_polytope* b, int p
     {
         /* A - B is a segment or a point */
         ld w0[3];
-        sub3(a->pts, b->pts, w0);
+        ldv_sub(a->pts, b->pts, w0);
         if (dim_diff == 1)
         {
             const ld* u = basis[0];
             ld perp[3], p1[3], p2[3];
-            ld t = dot3(w0, u);
+            ld t = ldv_dot(w0, u);
             for (int c = 0; c < 3; ++c)
             {
                 perp[c] = w0[c] - t * u[c];
@@ -685,7 +653,7 @@ void pxo_sat_depth_polytopes(const pxo_polytope* a, const pxo_polytope* b, int p
             try_axis(a, b, u, PXO_AXIS_LINE, &best);
             try_axis(a, b, perp, PXO_AXIS_LINE, &best);
             any_perpendicular(u, p1);
-            cross3(u, p1, p2);
+            ldv_cross(u, p1, p2);
             try_axis(a, b, p1, PXO_AXIS_LINE, &best);
             try_axis(a, b, p2, PXO_AXIS_LINE, &best);
         }
@@ -707,7 +675,7 @@ void pxo_sat_depth_polytopes(const pxo_polytope* a, const pxo_polytope* b, int p
         best.depth = 0.0L;
     }
     out->depth = best.depth;
-    copy3(best.axis, out->axis);
+    ldv_copy(best.axis, out->axis);
     out->kind = best.kind;
     out->candidates = best.count;
     out->separated = best.depth < -out->tol;
@@ -724,7 +692,7 @@ void pxo_sat_depth(const long double* a, int na, const long double* b, int nb, l
 long double pxo_overlap_along(const long double* a, int na, const long double* b, int nb, const long double n[3])
 {
     ld u[3];
-    copy3(n, u);
+    ldv_copy(n, u);
     if (!normalize3(u))
     {
         return NAN;
@@ -746,7 +714,7 @@ long double pxo_point_depth(const pxo_polytope* poly, const long double p[3])
     ld best = INFINITY;
     for (int f = 0; f < poly->face_count; ++f)
     {
-        ld d = poly->face_h[f] - dot3(poly->faces[f], p);
+        ld d = poly->face_h[f] - ldv_dot(poly->faces[f], p);
         best = d < best ? d : best;
     }
     return best;

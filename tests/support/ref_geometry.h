@@ -1,4 +1,5 @@
-/* Independent long-double reference geometry for the unit suites (geometry, simplex, shapes, gjk).
+/* Independent long-double reference geometry for the unit suites (geometry, simplex, shapes, gjk). Its
+ * vector helpers (ldv_*) also serve the accuracy suites' oracles (tests/oracle).
  *
  * Every routine takes the minimum over ALL candidate features (vertices, clamped edge projections, and the
  * face projection when an exact-sign inside test accepts it), so no Voronoi region test can lie: when a
@@ -61,6 +62,11 @@ static inline void ldv_mad(const ldv3 a, long double s, const ldv3 b, ldv3 d)
 static inline long double ldv_dot(const ldv3 a, const ldv3 b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static inline long double ldv_norm(const ldv3 a)
+{
+    return sqrtl(ldv_dot(a, a));
 }
 
 static inline void ldv_cross(const ldv3 a, const ldv3 b, ldv3 d)
