@@ -18,7 +18,7 @@
 //      tilted box pairs.
 // Timing is interleaved and paired as in bench_gjk.cpp (see bench_common.hpp).
 //
-// Usage: bench_contact [--quick] [--csv FILE]
+// Usage: bench_contact [--quick] [--csv FILE] [--only 1|2|3|4]   (--only: run that workload alone)
 
 #include "proxima/proxima.h"
 
@@ -67,6 +67,7 @@ struct Options
     bool quick = false;
     std::string csv_path;
     int batches = 61;
+    int only = 0; // 0: every workload; 1..4: that one alone
 };
 
 #include "bench_common.hpp"
@@ -642,9 +643,13 @@ int main(int argc, char** argv)
         {
             opt.csv_path = argv[++i];
         }
+        else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+        {
+            opt.only = std::atoi(argv[++i]);
+        }
         else
         {
-            std::fprintf(stderr, "usage: %s [--quick] [--csv FILE]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--quick] [--csv FILE] [--only 1|2|3|4]\n", argv[0]);
             return 2;
         }
     }
@@ -670,10 +675,22 @@ int main(int argc, char** argv)
 #if !PXB_HAVE_CCD
     std::printf("- libccd not found: its columns are zeros\n");
 #endif
-    run_penetration(opt);
-    run_hill_climbing(opt);
-    run_rays(opt);
-    run_box_manifolds(opt);
+    if (opt.only == 0 || opt.only == 1)
+    {
+        run_penetration(opt);
+    }
+    if (opt.only == 0 || opt.only == 2)
+    {
+        run_hill_climbing(opt);
+    }
+    if (opt.only == 0 || opt.only == 3)
+    {
+        run_rays(opt);
+    }
+    if (opt.only == 0 || opt.only == 4)
+    {
+        run_box_manifolds(opt);
+    }
     if (g_proxima_errors != 0)
     {
         std::printf("\nproxima returned %d error statuses while timed\n", g_proxima_errors);
