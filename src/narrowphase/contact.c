@@ -4,11 +4,13 @@
  *  1. Closed forms. Spheres and capsules are rounded points and segments: their contact is the closest
  *     points of two segments (Ericson, RTCD 5.1.9) minus the radii. A sphere against a (rounded) box is a
  *     clamp in the box's frame. Two overlapping boxes take the separating-axis minimum over the 15 axes,
- *     which is the exact penetration depth of two boxes.
+ *     which is the exact penetration depth of two boxes (box_sat.h, shared with the box-box manifold).
  *  2. GJK on the cores. While the cores are apart the contact is their distance minus the radii, also when
  *     that is negative: shallow contacts between rounded shapes never need EPA.
  *  3. EPA on the cores when they overlap, plus the radii.
  * Everything is computed in A's frame (B's pose relative to A) and mapped to world space at the end. */
+#include "box_sat.h"
+
 #include "../gjk/epa_internal.h"
 #include "../gjk/gjk_internal.h"
 
@@ -29,18 +31,7 @@ px_contact_config px_contact_default_config(void)
 
 static px_status validate_config(const px_contact_config* config)
 {
-    if (config == NULL)
-    {
-        return PX_OK;
-    }
-    const px_gjk_config* g = &config->gjk;
-    if (g->max_iterations <= 0 || !(g->rel_tolerance > 0.0f) || !(g->abs_tolerance >= 0.0f) ||
-        !px_is_finite(g->rel_tolerance) || !px_is_finite(g->abs_tolerance) || config->epa_max_iterations <= 0 ||
-        !(config->epa_rel_tolerance > 0.0f) || !px_is_finite(config->epa_rel_tolerance))
-    {
-        return PX_ERR_INVALID_ARGUMENT;
-    }
-    return PX_OK;
+    return pxi_contact_config_status(config);
 }
 
 /* Fill a contact from core witness points pa, pb, a unit normal n (A to B) and the core distance (signed:
@@ -57,56 +48,6 @@ static void contact_from_cores(const vec3 pa, const vec3 pb, const vec3 n, float
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Closed forms                                                                                      */
-
-/* Closest points of segments p1-q1 and p2-q2 (Ericson 5.1.9, with the parallel and degenerate cases
- * taken explicitly). Either segment may be a point. */
-static void closest_segment_segment(const vec3 p1, const vec3 q1, const vec3 p2, const vec3 q2, vec3 c1, vec3 c2)
-{
-    vec3 d1, d2, r;
-    px_v3_sub(q1, p1, d1);
-    px_v3_sub(q2, p2, d2);
-    px_v3_sub(p1, p2, r);
-    float a = px_v3_norm2(d1), e = px_v3_norm2(d2), f = px_v3_dot(d2, r);
-    float s, t;
-    if (!(a > 0.0f) && !(e > 0.0f))
-    {
-        s = t = 0.0f;
-    }
-    else if (!(a > 0.0f))
-    {
-        s = 0.0f;
-        t = px_clampf(f / e, 0.0f, 1.0f);
-    }
-    else
-    {
-        float c = px_v3_dot(d1, r);
-        if (!(e > 0.0f))
-        {
-            t = 0.0f;
-            s = px_clampf(-c / a, 0.0f, 1.0f);
-        }
-        else
-        {
-            float b = px_v3_dot(d1, d2);
-            float denom = a * e - b * b; /* >= 0; 0 when parallel */
-            /* parallel (within rounding): any s works; take 0 and let t and the re-clamp of s decide */
-            s = denom > 1.0e-12f * a * e ? px_clampf((b * f - c * e) / denom, 0.0f, 1.0f) : 0.0f;
-            t = (b * s + f) / e;
-            if (t < 0.0f)
-            {
-                t = 0.0f;
-                s = px_clampf(-c / a, 0.0f, 1.0f);
-            }
-            else if (t > 1.0f)
-            {
-                t = 1.0f;
-                s = px_clampf((b - c) / a, 0.0f, 1.0f);
-            }
-        }
-    }
-    px_v3_mad(p1, s, d1, c1);
-    px_v3_mad(p2, t, d2, c2);
-}
 
 /* Core segment of a point-like or segment-like shape in its own frame. False for other shapes. */
 static bool core_segment(const px_shape* s, vec3 p, vec3 q)
@@ -148,7 +89,7 @@ static bool contact_segments(const px_shape* a, const px_shape* b, const pxi_gjk
     px_v3_add(pb, pair->pos_b, pb);
     px_v3_add(qb, pair->pos_b, qb);
     vec3 ca, cb, d, n;
-    closest_segment_segment(pa, qa, pb, qb, ca, cb);
+    pxi_closest_segment_segment(pa, qa, pb, qb, ca, cb);
     px_v3_sub(cb, ca, d);
     float len = px_v3_norm(d);
     float size = px_maxf(px_v3_norm(pair->pos_b), px_maxf(sqrtf(px_v3_distance2(pa, qa)), sqrtf(px_v3_distance2(pb, qb))));
@@ -239,183 +180,45 @@ static bool contact_point_box(const px_shape* point, const px_shape* box, const 
     return true;
 }
 
-/* Overlap of two boxes along axis l (frame A): (extent of A + extent of B) - |separation of centres|, all
- * along l (unnormalized). */
-static float box_overlap(const float* ha, const float* hb, const px_rot* rb, const vec3 t, const vec3 l)
-{
-    float ra = ha[0] * fabsf(l[0]) + ha[1] * fabsf(l[1]) + ha[2] * fabsf(l[2]);
-    float rbx = hb[0] * fabsf(px_v3_dot(rb->c[0], l)) + hb[1] * fabsf(px_v3_dot(rb->c[1], l)) +
-                hb[2] * fabsf(px_v3_dot(rb->c[2], l));
-    return ra + rbx - fabsf(px_v3_dot(t, l));
-}
-
-/* Vertex of a box (frame of the box) extreme along d. */
-static void box_support(const float* h, const vec3 d, vec3 dest)
-{
-    for (int i = 0; i < 3; ++i)
-    {
-        dest[i] = d[i] >= 0.0f ? h[i] : -h[i];
-    }
-}
-
-/* Two boxes whose cores overlap: the separating-axis minimum (exact depth). Returns false when the cores
- * overlap by no more than min_overlap along some axis (apart, touching, or too close to touching to decide
- * here: GJK handles those exactly). */
+/* Two boxes whose cores overlap: the separating-axis minimum (exact depth; box_sat.h). Returns false when
+ * the cores overlap by no more than min_overlap along some axis (apart, touching, or too close to touching
+ * to decide here: GJK handles those exactly). */
 static bool contact_box_box(const px_shape* a, const px_shape* b, const pxi_gjk_pair* pair, float min_overlap,
                             px_contact* r)
 {
-    const float* ha = a->box.half_extents;
-    const float* hb = b->box.half_extents;
-    const px_rot* rb = &pair->rot_b;
-    const float* t = pair->pos_b;
+    pxi_box_sat sat;
+    pxi_box_sat_init(a->box.half_extents, b->box.half_extents, &pair->rot_b, pair->pos_b, &sat);
     float best = INFINITY;
-    vec3 best_axis = { 0.0f, 0.0f, 0.0f };
-    int best_kind = -1; /* 0..2 faces of A, 3..5 faces of B, 6.. edge pairs (6 + 3 i + j: A's i x B's j) */
-    float scale = px_maxf(px_maxf(ha[0], px_maxf(ha[1], ha[2])), px_maxf(hb[0], px_maxf(hb[1], hb[2])));
-    /* R[i][j] = e_i . c_j: B's axes c_j in A's frame; t_b: B's position along B's axes */
-    float R[3][3], abs_r[3][3], t_b[3];
-    for (int i = 0; i < 3; ++i)
-    {
-        for (int j = 0; j < 3; ++j)
-        {
-            R[i][j] = rb->c[j][i];
-            abs_r[i][j] = fabsf(R[i][j]);
-        }
-    }
-    for (int j = 0; j < 3; ++j)
-    {
-        t_b[j] = px_v3_dot(t, rb->c[j]);
-    }
-    /* the 15 axes, each overlap = (extent of A + extent of B - |centre separation|) along the unit axis
-     * (Gottschalk's OBB test, as in Ericson, RTCD 4.4.1) */
+    int best_kind = -1;
     for (int k = 0; k < 15; ++k)
     {
-        float o;
-        if (k < 3)
-        {
-            o = ha[k] + (hb[0] * abs_r[k][0] + hb[1] * abs_r[k][1] + hb[2] * abs_r[k][2]) - fabsf(t[k]);
-        }
-        else if (k < 6)
-        {
-            int j = k - 3;
-            o = (ha[0] * abs_r[0][j] + ha[1] * abs_r[1][j] + ha[2] * abs_r[2][j]) + hb[j] - fabsf(t_b[j]);
-        }
-        else
-        {
-            int i = (k - 6) / 3, j = (k - 6) % 3;
-            int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-            /* |e_i x c_j|^2 */
-            float ll = R[i1][j] * R[i1][j] + R[i2][j] * R[i2][j];
-            if (!(ll > 1.0e-10f))
-            {
-                continue; /* parallel edges: the face axes cover this direction */
-            }
-            float ra = ha[i1] * abs_r[i2][j] + ha[i2] * abs_r[i1][j];
-            float rbe = hb[j1] * abs_r[i][j2] + hb[j2] * abs_r[i][j1];
-            float sep = fabsf(t[i2] * R[i1][j] - t[i1] * R[i2][j]);
-            o = (ra + rbe - sep) / sqrtf(ll);
-        }
+        float o = pxi_box_sat_overlap(&sat, k); /* +INFINITY for parallel edges: neither stops nor wins */
         if (!(o > min_overlap))
         {
             return false; /* a separating, touching or nearly touching axis */
         }
-        /* faces win ties: an edge axis must be deeper by a relative margin to be chosen */
-        float biased = k < 6 ? o : o * (1.0f + 1.0e-5f) + 1.0e-6f * scale;
+        float biased = pxi_box_sat_biased(&sat, k, o);
         if (biased < best)
         {
             best = biased;
             best_kind = k;
         }
     }
-    if (best_kind < 3)
-    {
-        best_axis[best_kind] = 1.0f;
-    }
-    else if (best_kind < 6)
-    {
-        px_v3_copy(rb->c[best_kind - 3], best_axis);
-    }
-    else
-    {
-        vec3 ea = { 0.0f, 0.0f, 0.0f };
-        ea[(best_kind - 6) / 3] = 1.0f;
-        px_v3_cross(ea, rb->c[(best_kind - 6) % 3], best_axis);
-        px_v3_scale(best_axis, 1.0f / px_v3_norm(best_axis), best_axis);
-    }
+    vec3 n;
+    pxi_box_sat_axis(&sat, best_kind, n);
     /* the depth along the chosen axis, recomputed from the unit axis (the per-axis formulas above round
      * differently): the caller's threshold holds for the depth returned */
-    float depth = box_overlap(ha, hb, rb, t, best_axis);
+    float depth = pxi_box_overlap(&sat, n);
     if (!(depth > min_overlap))
     {
         return false;
     }
-    vec3 n;
-    px_v3_copy(best_axis, n);
-    if (px_v3_dot(n, t) < 0.0f)
+    if (px_v3_dot(n, pair->pos_b) < 0.0f)
     {
         px_v3_negate(n, n); /* from A towards B */
     }
     vec3 pa, pb;
-    if (best_kind < 3)
-    {
-        /* face of A: B's deepest vertex, lifted onto A's face plane and kept within the face (when B
-         * overhangs A's edge the lifted vertex would leave A's surface) */
-        vec3 d, nb, v;
-        px_v3_negate(n, d);
-        px_rot_tmulv(rb, d, nb);
-        box_support(hb, nb, v);
-        px_rot_mulv(rb, v, pb);
-        px_v3_add(pb, t, pb);
-        px_v3_mad(pb, depth, n, pa);
-        for (int i = 0; i < 3; ++i)
-        {
-            pa[i] = px_clampf(pa[i], -ha[i], ha[i]);
-        }
-    }
-    else if (best_kind < 6)
-    {
-        /* face of B: A's deepest vertex into B, kept within B's face the same way */
-        box_support(ha, n, pa);
-        vec3 local, rel;
-        px_v3_sub(pa, t, rel);
-        px_rot_tmulv(rb, rel, local);
-        vec3 lifted;
-        px_rot_tmulv(rb, n, rel); /* n in B's frame */
-        px_v3_mad(local, -depth, rel, lifted);
-        for (int i = 0; i < 3; ++i)
-        {
-            lifted[i] = px_clampf(lifted[i], -hb[i], hb[i]);
-        }
-        px_rot_mulv(rb, lifted, pb);
-        px_v3_add(pb, t, pb);
-        px_v3_mad(pb, depth, n, pa);
-    }
-    else
-    {
-        /* edge of A against edge of B: closest points of the two supporting edges */
-        int ia = (best_kind - 6) / 3, ib = (best_kind - 6) % 3;
-        vec3 va, nb, vb, a0, a1, b0, b1, d;
-        box_support(ha, n, va);
-        px_v3_copy(va, a0);
-        px_v3_copy(va, a1);
-        a0[ia] = -ha[ia];
-        a1[ia] = ha[ia];
-        px_v3_negate(n, d);
-        px_rot_tmulv(rb, d, nb);
-        box_support(hb, nb, vb);
-        vec3 lb0, lb1;
-        px_v3_copy(vb, lb0);
-        px_v3_copy(vb, lb1);
-        lb0[ib] = -hb[ib];
-        lb1[ib] = hb[ib];
-        px_rot_mulv(rb, lb0, b0);
-        px_rot_mulv(rb, lb1, b1);
-        px_v3_add(b0, t, b0);
-        px_v3_add(b1, t, b1);
-        vec3 cb;
-        closest_segment_segment(a0, a1, b0, b1, pa, cb);
-        px_v3_mad(pa, -depth, n, pb);
-    }
+    pxi_box_witness(&sat, best_kind, n, depth, pa, pb);
     contact_from_cores(pa, pb, n, -depth, a->radius, b->radius, r);
     r->method = PX_CONTACT_ANALYTIC;
     return true;

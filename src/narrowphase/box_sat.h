@@ -1,0 +1,280 @@
+/* Two boxes by their separating axes, shared by the contact query (contact.c) and the box-box manifold
+ * (manifold_box.c), so that both read the same depth, axis and witness points off the same arithmetic.
+ *
+ * Everything is in A's frame: A is centred at the origin with its axes e_i, B is at t with its axes c_j
+ * (the columns of B's rotation). The 15 candidate axes are numbered as follows:
+ *   0..2   A's face normals e_k
+ *   3..5   B's face normals c_(k - 3)
+ *   6..14  edge pairs e_i x c_j, k = 6 + 3 i + j
+ * Along each, the overlap is (extent of A + extent of B) - |separation of the centres|, in closed form
+ * (Gottschalk's OBB test, as in Ericson, RTCD 4.4.1), divided by the axis length for the edge pairs. It is
+ * the depth of the overlap along that axis when positive and a separation (a lower bound of the distance)
+ * when negative. Also here: the contact query's config check, which the manifold's box path needs too
+ * because it answers without calling px_contact_relative. */
+#pragma once
+
+#include "../core/px_math.h"
+
+#include "proxima/contact.h"
+
+/* Edge axes e_i x c_j shorter than this (squared, unit axes) are parallel edges: the face axes cover their
+ * direction, and dividing by the length would blow up the rounding. */
+#define PXI_BOX_PARALLEL_EDGES 1.0e-10f
+
+/* The set-up of one pair of boxes. */
+typedef struct pxi_box_sat
+{
+    const float* ha;   /* A's half extents */
+    const float* hb;   /* B's half extents */
+    const px_rot* rb;  /* B's axes in A's frame (columns) */
+    const float* t;    /* B's centre in A's frame */
+    float R[3][3];     /* R[i][j] = e_i . c_j: B's axes c_j in A's frame */
+    float abs_r[3][3]; /* |R[i][j]| */
+    float t_b[3];      /* B's centre along B's axes */
+    float scale;       /* largest half extent of either box [Units: length] */
+} pxi_box_sat;
+
+/* Fill the set-up. The pointers must outlive it. */
+static inline void pxi_box_sat_init(const float* ha, const float* hb, const px_rot* rb, const float* t,
+                                    pxi_box_sat* s)
+{
+    s->ha = ha;
+    s->hb = hb;
+    s->rb = rb;
+    s->t = t;
+    s->scale = px_maxf(px_maxf(ha[0], px_maxf(ha[1], ha[2])), px_maxf(hb[0], px_maxf(hb[1], hb[2])));
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int j = 0; j < 3; ++j)
+        {
+            s->R[i][j] = rb->c[j][i];
+            s->abs_r[i][j] = fabsf(s->R[i][j]);
+        }
+    }
+    for (int j = 0; j < 3; ++j)
+    {
+        s->t_b[j] = px_v3_dot(t, rb->c[j]);
+    }
+}
+
+/* Overlap of the boxes along axis k (0..14, numbered as above), per unit length of the axis; +INFINITY for
+ * an edge pair whose edges are parallel (no axis: nothing to test). */
+static inline float pxi_box_sat_overlap(const pxi_box_sat* s, int k)
+{
+    const float* ha = s->ha;
+    const float* hb = s->hb;
+    const float* t = s->t;
+    if (k < 3)
+    {
+        return ha[k] + (hb[0] * s->abs_r[k][0] + hb[1] * s->abs_r[k][1] + hb[2] * s->abs_r[k][2]) -
+               fabsf(t[k]);
+    }
+    if (k < 6)
+    {
+        int j = k - 3;
+        return (ha[0] * s->abs_r[0][j] + ha[1] * s->abs_r[1][j] + ha[2] * s->abs_r[2][j]) + hb[j] -
+               fabsf(s->t_b[j]);
+    }
+    int i = (k - 6) / 3, j = (k - 6) % 3;
+    int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+    /* |e_i x c_j|^2 */
+    float ll = s->R[i1][j] * s->R[i1][j] + s->R[i2][j] * s->R[i2][j];
+    if (!(ll > PXI_BOX_PARALLEL_EDGES))
+    {
+        return INFINITY;
+    }
+    float ra = ha[i1] * s->abs_r[i2][j] + ha[i2] * s->abs_r[i1][j];
+    float rbe = hb[j1] * s->abs_r[i][j2] + hb[j2] * s->abs_r[i][j1];
+    float sep = fabsf(t[i2] * s->R[i1][j] - t[i1] * s->R[i2][j]);
+    return (ra + rbe - sep) / sqrtf(ll);
+}
+
+/* The overlap of axis k as the axis choice compares it: faces win ties, an edge axis must be smaller by a
+ * relative margin (and an absolute one at the boxes' scale) to be chosen, so that a face contact is not
+ * taken for an edge one by rounding. */
+static inline float pxi_box_sat_biased(const pxi_box_sat* s, int k, float overlap)
+{
+    return k < 6 ? overlap : overlap * (1.0f + 1.0e-5f) + 1.0e-6f * s->scale;
+}
+
+/* Unit axis k in A's frame (not oriented). */
+static inline void pxi_box_sat_axis(const pxi_box_sat* s, int k, vec3 dest)
+{
+    if (k < 3)
+    {
+        px_v3_zero(dest);
+        dest[k] = 1.0f;
+    }
+    else if (k < 6)
+    {
+        px_v3_copy(s->rb->c[k - 3], dest);
+    }
+    else
+    {
+        vec3 ea = { 0.0f, 0.0f, 0.0f };
+        ea[(k - 6) / 3] = 1.0f;
+        px_v3_cross(ea, s->rb->c[(k - 6) % 3], dest);
+        px_v3_scale(dest, 1.0f / px_v3_norm(dest), dest);
+    }
+}
+
+/* Overlap of the boxes along any axis l (frame A): (extent of A + extent of B) - |separation of centres|,
+ * all along l (unnormalized). */
+static inline float pxi_box_overlap(const pxi_box_sat* s, const vec3 l)
+{
+    const float* ha = s->ha;
+    const float* hb = s->hb;
+    const px_rot* rb = s->rb;
+    float ra = ha[0] * fabsf(l[0]) + ha[1] * fabsf(l[1]) + ha[2] * fabsf(l[2]);
+    float rbx = hb[0] * fabsf(px_v3_dot(rb->c[0], l)) + hb[1] * fabsf(px_v3_dot(rb->c[1], l)) +
+                hb[2] * fabsf(px_v3_dot(rb->c[2], l));
+    return ra + rbx - fabsf(px_v3_dot(s->t, l));
+}
+
+/* Vertex of a box (frame of the box) extreme along d; coordinates with d = 0 take the + side. */
+static inline void pxi_box_support(const float* h, const vec3 d, vec3 dest)
+{
+    for (int i = 0; i < 3; ++i)
+    {
+        dest[i] = d[i] >= 0.0f ? h[i] : -h[i];
+    }
+}
+
+/* Closest points c1 on segment p1-q1 and c2 on p2-q2 (Ericson, RTCD 5.1.9, with the parallel and
+ * degenerate cases taken explicitly). Either segment may be a point. */
+static inline void pxi_closest_segment_segment(const vec3 p1, const vec3 q1, const vec3 p2, const vec3 q2,
+                                               vec3 c1, vec3 c2)
+{
+    vec3 d1, d2, r;
+    px_v3_sub(q1, p1, d1);
+    px_v3_sub(q2, p2, d2);
+    px_v3_sub(p1, p2, r);
+    float a = px_v3_norm2(d1), e = px_v3_norm2(d2), f = px_v3_dot(d2, r);
+    float s, t;
+    if (!(a > 0.0f) && !(e > 0.0f))
+    {
+        s = t = 0.0f;
+    }
+    else if (!(a > 0.0f))
+    {
+        s = 0.0f;
+        t = px_clampf(f / e, 0.0f, 1.0f);
+    }
+    else
+    {
+        float c = px_v3_dot(d1, r);
+        if (!(e > 0.0f))
+        {
+            t = 0.0f;
+            s = px_clampf(-c / a, 0.0f, 1.0f);
+        }
+        else
+        {
+            float b = px_v3_dot(d1, d2);
+            float denom = a * e - b * b; /* >= 0; 0 when parallel */
+            /* parallel (within rounding): any s works; take 0 and let t and the re-clamp of s decide */
+            s = denom > 1.0e-12f * a * e ? px_clampf((b * f - c * e) / denom, 0.0f, 1.0f) : 0.0f;
+            t = (b * s + f) / e;
+            if (t < 0.0f)
+            {
+                t = 0.0f;
+                s = px_clampf(-c / a, 0.0f, 1.0f);
+            }
+            else if (t > 1.0f)
+            {
+                t = 1.0f;
+                s = px_clampf((b - c) / a, 0.0f, 1.0f);
+            }
+        }
+    }
+    px_v3_mad(p1, s, d1, c1);
+    px_v3_mad(p2, t, d2, c2);
+}
+
+/* Witness points on the cores for overlapping boxes, axis k, unit normal n (A to B) and depth > 0:
+ * pa on A's surface, pb = pa - depth * n on B's.
+ *  - face of A: B's deepest vertex, lifted onto A's face plane and kept within the face (when B overhangs
+ *    A's edge the lifted vertex would leave A's surface);
+ *  - face of B: A's deepest vertex into B, kept within B's face the same way;
+ *  - edge pair: the closest points of the two supporting edges. */
+static inline void pxi_box_witness(const pxi_box_sat* s, int k, const vec3 n, float depth, vec3 pa, vec3 pb)
+{
+    const float* ha = s->ha;
+    const float* hb = s->hb;
+    const px_rot* rb = s->rb;
+    const float* t = s->t;
+    if (k < 3)
+    {
+        vec3 d, nb, v;
+        px_v3_negate(n, d);
+        px_rot_tmulv(rb, d, nb);
+        pxi_box_support(hb, nb, v);
+        px_rot_mulv(rb, v, pb);
+        px_v3_add(pb, t, pb);
+        px_v3_mad(pb, depth, n, pa);
+        for (int i = 0; i < 3; ++i)
+        {
+            pa[i] = px_clampf(pa[i], -ha[i], ha[i]);
+        }
+    }
+    else if (k < 6)
+    {
+        pxi_box_support(ha, n, pa);
+        vec3 local, rel;
+        px_v3_sub(pa, t, rel);
+        px_rot_tmulv(rb, rel, local);
+        vec3 lifted;
+        px_rot_tmulv(rb, n, rel); /* n in B's frame */
+        px_v3_mad(local, -depth, rel, lifted);
+        for (int i = 0; i < 3; ++i)
+        {
+            lifted[i] = px_clampf(lifted[i], -hb[i], hb[i]);
+        }
+        px_rot_mulv(rb, lifted, pb);
+        px_v3_add(pb, t, pb);
+        px_v3_mad(pb, depth, n, pa);
+    }
+    else
+    {
+        int ia = (k - 6) / 3, ib = (k - 6) % 3;
+        vec3 va, nb, vb, a0, a1, b0, b1, d;
+        pxi_box_support(ha, n, va);
+        px_v3_copy(va, a0);
+        px_v3_copy(va, a1);
+        a0[ia] = -ha[ia];
+        a1[ia] = ha[ia];
+        px_v3_negate(n, d);
+        px_rot_tmulv(rb, d, nb);
+        pxi_box_support(hb, nb, vb);
+        vec3 lb0, lb1;
+        px_v3_copy(vb, lb0);
+        px_v3_copy(vb, lb1);
+        lb0[ib] = -hb[ib];
+        lb1[ib] = hb[ib];
+        px_rot_mulv(rb, lb0, b0);
+        px_rot_mulv(rb, lb1, b1);
+        px_v3_add(b0, t, b0);
+        px_v3_add(b1, t, b1);
+        vec3 cb;
+        pxi_closest_segment_segment(a0, a1, b0, b1, pa, cb);
+        px_v3_mad(pa, -depth, n, pb);
+    }
+}
+
+/* Status of a contact config: PX_OK for NULL (defaults) or a usable one, else PX_ERR_INVALID_ARGUMENT. */
+static inline px_status pxi_contact_config_status(const px_contact_config* config)
+{
+    if (config == NULL)
+    {
+        return PX_OK;
+    }
+    const px_gjk_config* g = &config->gjk;
+    if (g->max_iterations <= 0 || !(g->rel_tolerance > 0.0f) || !(g->abs_tolerance >= 0.0f) ||
+        !px_is_finite(g->rel_tolerance) || !px_is_finite(g->abs_tolerance) ||
+        config->epa_max_iterations <= 0 || !(config->epa_rel_tolerance > 0.0f) ||
+        !px_is_finite(config->epa_rel_tolerance))
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    return PX_OK;
+}
