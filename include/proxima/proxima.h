@@ -11,6 +11,8 @@
 #include "proxima/hull.h"
 #include "proxima/io.h"
 #include "proxima/manifold.h"
+#include "proxima/mesh.h"
 #include "proxima/shapes.h"
 #include "proxima/simplex.h"
+#include "proxima/task.h"
 #include "proxima/transform.h"

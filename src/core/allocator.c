@@ -53,6 +53,15 @@ void* pxi_alloc(const px_allocator* allocator, size_t size)
     return allocator->alloc(size, PXI_ALLOC_ALIGNMENT, allocator->user);
 }
 
+void* pxi_alloc_aligned(const px_allocator* allocator, size_t size, size_t alignment)
+{
+    if (size == 0 || size > SIZE_MAX / 2 || alignment < PXI_ALLOC_ALIGNMENT || (alignment & (alignment - 1)) != 0)
+    {
+        return NULL;
+    }
+    return allocator->alloc(size, alignment, allocator->user);
+}
+
 void pxi_free(const px_allocator* allocator, void* ptr, size_t size)
 {
     if (ptr != NULL)

@@ -14,7 +14,11 @@ px_status pxi_allocator_resolve(const px_allocator* in, px_allocator* out);
 /* Allocate size bytes (size > 0) aligned to PXI_ALLOC_ALIGNMENT; NULL on failure or size overflow. */
 void* pxi_alloc(const px_allocator* allocator, size_t size);
 
-/* Free a block from pxi_alloc; size must be the requested size. NULL is ignored. */
+/* pxi_alloc with a larger alignment (a power of two, >= PXI_ALLOC_ALIGNMENT), e.g. a cache line for nodes
+ * that must not straddle one more line than their size needs. Freed with pxi_free. */
+void* pxi_alloc_aligned(const px_allocator* allocator, size_t size, size_t alignment);
+
+/* Free a block from pxi_alloc or pxi_alloc_aligned; size must be the requested size. NULL is ignored. */
 void pxi_free(const px_allocator* allocator, void* ptr, size_t size);
 
 /* The poses of a world-space pair query: both normalized (px_transform_normalized), and B's pose relative
