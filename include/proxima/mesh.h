@@ -46,10 +46,13 @@ extern "C"
         /// Bins per axis of the SAH build. More bins give a slightly better tree and a slower build.
         /// Default 16. [Limit: 4 .. 64]
         int sah_bins;
+        /// Threads for the build (NULL: the calling thread only). Large meshes (16384 triangles or more) build
+        /// their subtrees as tasks; the tree is the same whatever the threads. Only used during px_mesh_create.
+        const px_task_system* tasks;
         int internal_value; ///< Set by px_mesh_default_def(). Do not set.
     } px_mesh_def;
 
-    /// Default options: malloc/free, leaves of up to 4 triangles, 16 SAH bins.
+    /// Default options: malloc/free, leaves of up to 4 triangles, 16 SAH bins, no threads.
     PX_API px_mesh_def px_mesh_default_def(void);
 
     /// Build a mesh. The vertices and indices are copied.

@@ -93,7 +93,7 @@ px_status px_mesh_create(const float* vertices, int vertex_count, const int32_t*
     {
         memcpy(m->indices, indices, (size_t)triangle_count * 3 * sizeof(int32_t));
     }
-    px_status status = pxi_mesh_build(m, d.leaf_triangles, d.sah_bins);
+    px_status status = pxi_mesh_build(m, d.leaf_triangles, d.sah_bins, d.tasks);
     if (status != PX_OK)
     {
         mesh_free_arrays(m);

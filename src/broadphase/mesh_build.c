@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "mesh_internal.h"
+#include "../core/task_internal.h"
 #include "../geometry/ray_triangle_internal.h"
 
 #if defined(__SSE2__) || defined(_M_X64)
@@ -137,8 +138,7 @@ typedef struct builder
 {
     prim* prims;    /* per reference, partitioned */
     int32_t* refs;  /* triangle index of each prim */
-    bnode* bnodes;  /* up to 2n - 1 */
-    int32_t bnode_count;
+    bnode* bnodes;  /* node slots (see pxi_mesh_build) */
     int leaf_max;
     int bins;
 } builder;
@@ -195,9 +195,14 @@ static double box_half_area(const box3* b)
 
 static double box4_half_area(box4 b)
 {
-    box3 t;
-    box4_to3(b, &t);
-    return box_half_area(&t);
+    _Alignas(16) float d[4];
+    f4_store(d, f4_sub(b.hi, b.lo));
+    double dx = d[0], dy = d[1], dz = d[2];
+    if (!(dx >= 0.0) || !(dy >= 0.0) || !(dz >= 0.0))
+    {
+        return 0.0;
+    }
+    return dx * dy + dy * dz + dz * dx;
 }
 
 static inline f4 prim_centroid(const prim* p)
@@ -231,14 +236,20 @@ static binning binning_make(const box3* cbox, int bins)
 
 static inline void bin_indices(const binning* b, f4 c, int out[4])
 {
+    /* x >= 0 up to rounding and < bins + 1: clamped into [0, bins - 1], then truncated */
+#if BUILD_SSE
+    __m128 x = _mm_mul_ps(_mm_sub_ps(c, b->lo), b->scale);
+    x = _mm_min_ps(_mm_max_ps(x, _mm_setzero_ps()), _mm_set1_ps((float)(b->bins - 1)));
+    _mm_storeu_si128((__m128i*)out, _mm_cvttps_epi32(x));
+#else
     _Alignas(16) float x[4];
     f4_store(x, f4_mul(f4_sub(c, b->lo), b->scale));
     for (int k = 0; k < 3; ++k)
     {
-        /* x >= 0 up to rounding and < bins + 1; NaN cannot occur for finite boxes */
         int i = x[k] > 0.0f ? (int)x[k] : 0;
         out[k] = i < b->bins ? i : b->bins - 1;
     }
+#endif
 }
 
 /* Median split of [begin, end) along axis by centroid (quickselect; the loop shrinks the range each pass). */
@@ -319,7 +330,7 @@ static void range_bounds(const builder* b, int32_t begin, int32_t end, box3* box
 static int choose_split(const builder* b, const range_task* task, const binning* bn, int* split_bin)
 {
     int32_t count = task->end - task->begin;
-    int bins = b->bins;
+    int bins = bn->bins;
     bin grid[3][MAX_BINS];
     for (int axis = 0; axis < 3; ++axis)
     {
@@ -397,9 +408,9 @@ static int choose_split(const builder* b, const range_task* task, const binning*
     return count <= b->leaf_max ? -1 : -2;
 }
 
-static int32_t new_bnode(builder* b)
+static int32_t new_bnode(builder* b, int32_t* counter)
 {
-    int32_t i = b->bnode_count++;
+    int32_t i = (*counter)++;
     b->bnodes[i].left = -1;
     b->bnodes[i].right = -1;
     b->bnodes[i].first = 0;
@@ -446,16 +457,23 @@ static int32_t partition(builder* b, const range_task* task, const binning* bn, 
     return i;
 }
 
-static void build_binary(builder* b, int32_t n)
+/* Ranges the serial top of a threaded build leaves for the tasks. */
+typedef struct deferral
+{
+    range_task* ranges;
+    int count;
+    int capacity;
+    int32_t max_count; /* ranges of at most this many triangles ... */
+    int32_t min_count; /* ... and at least this many are deferred */
+} deferral;
+
+/* Build the binary subtree of root (whose node exists) depth first, taking node slots from *counter on and
+ * counting leaf packets into *packets. With a deferral, ranges in its size window are set aside instead. */
+static void build_range(builder* b, range_task root, int32_t* counter, int32_t* packets, deferral* d)
 {
     /* explicit stack, depth first: at most one pending sibling per level */
     range_task stack[PXI_MESH_MAX_DEPTH + 4];
     int top = 0;
-    range_task root;
-    memset(&root, 0, sizeof(root));
-    root.node = new_bnode(b);
-    root.end = n;
-    range_bounds(b, 0, n, &root.box, &root.cbox);
     stack[top++] = root;
     while (top > 0)
     {
@@ -463,10 +481,23 @@ static void build_binary(builder* b, int32_t n)
         bnode* node = &b->bnodes[task.node];
         node->box = task.box;
         int32_t count = task.end - task.begin;
+        if (d != NULL && count <= d->max_count && count >= d->min_count && d->count < d->capacity)
+        {
+            d->ranges[d->count++] = task;
+            continue;
+        }
         int split_bin = 0;
         int axis = count <= 1 ? -1 : -2;
-        binning bn = binning_make(&task.cbox, b->bins);
-        if (count > 1 && task.depth < PXI_MESH_SAH_DEPTH)
+        /* small ranges get fewer bins: the sweeps over the bins would otherwise cost more than the binning */
+        int bins = count / 2 < b->bins ? (count / 2 > 4 ? count / 2 : 4) : b->bins;
+        binning bn = binning_make(&task.cbox, bins);
+        if (count <= 4 && count <= b->leaf_max)
+        {
+            /* one packet: no split can be cheaper than the leaf (a split costs a traversal step plus at least
+             * one packet on each side, weighted by areas that sum to at least the parent's) */
+            axis = -1;
+        }
+        else if (count > 1 && task.depth < PXI_MESH_SAH_DEPTH)
         {
             axis = choose_split(b, &task, &bn, &split_bin);
         }
@@ -478,6 +509,7 @@ static void build_binary(builder* b, int32_t n)
         {
             node->first = task.begin;
             node->count = count;
+            *packets += (count + 3) / 4;
             continue;
         }
         range_task left = task, right = task;
@@ -504,13 +536,39 @@ static void build_binary(builder* b, int32_t n)
         }
         left.end = mid;
         right.begin = mid;
-        left.node = new_bnode(b);
-        right.node = new_bnode(b);
+        left.node = new_bnode(b, counter);
+        right.node = new_bnode(b, counter);
         node->left = left.node;
         node->right = right.node;
         /* right first, so the left subtree is built (and numbered) first */
         stack[top++] = right;
         stack[top++] = left;
+    }
+}
+
+/* A deferred range builds in the node slots [base + 2 begin, base + 2 end): ranges are disjoint, and a
+ * binary tree over m triangles has at most 2 m - 1 nodes, so the regions are too. */
+typedef struct subtree_job
+{
+    builder* b;
+    const deferral* d;
+    int32_t base;
+    int32_t* used;    /* [d->count] node slots used */
+    int32_t* packets; /* [d->count] leaf packets */
+} subtree_job;
+
+static void build_subtrees(int begin, int end, int worker, void* context)
+{
+    (void)worker;
+    subtree_job* job = context;
+    for (int i = begin; i < end; ++i)
+    {
+        const range_task* r = &job->d->ranges[i];
+        int32_t start = job->base + 2 * r->begin;
+        int32_t counter = start;
+        job->packets[i] = 0;
+        build_range(job->b, *r, &counter, &job->packets[i], NULL);
+        job->used[i] = counter - start;
     }
 }
 
@@ -641,7 +699,7 @@ static int32_t collapse(collapse_state* s, int32_t bi, int depth)
     return index;
 }
 
-px_status pxi_mesh_build(px_mesh* mesh, int leaf_triangles, int sah_bins)
+px_status pxi_mesh_build(px_mesh* mesh, int leaf_triangles, int sah_bins, const px_task_system* tasks)
 {
     int32_t n = mesh->triangle_count;
     const px_allocator* alloc = &mesh->allocator;
@@ -657,14 +715,34 @@ px_status pxi_mesh_build(px_mesh* mesh, int leaf_triangles, int sah_bins)
     mesh->bounds.max[2] = -INFINITY;
 
     size_t nn = (size_t)(n > 0 ? n : 1);
-    builder b = { NULL, NULL, NULL, 0, leaf_triangles, sah_bins };
+    builder b = { NULL, NULL, NULL, leaf_triangles, sah_bins };
+
+    /* A threaded build splits serially until ranges have at most max_count triangles, then builds those
+     * subtrees as tasks. The top can split at most n / max_count ranges per level, so it makes fewer than
+     * top_cap nodes and defers fewer than top_cap ranges; subtree j then owns the node slots
+     * [top_cap + 2 begin_j, top_cap + 2 end_j). The tree is the same whatever the threads. */
+    int workers = pxi_task_worker_count(tasks);
+    bool threaded = workers > 1 && n >= 16384;
+    deferral d = { NULL, 0, 0, 0, 0 };
+    size_t top_cap = 0;
+    if (threaded)
+    {
+        d.max_count = n / (4 * workers) > 1024 ? n / (4 * workers) : 1024;
+        d.min_count = 1;
+        top_cap = 2 * (size_t)PXI_MESH_MAX_DEPTH * ((size_t)(n / d.max_count) + 1) + 2;
+        d.capacity = (int)top_cap;
+        d.ranges = pxi_alloc(alloc, top_cap * sizeof(range_task));
+    }
+    size_t bnode_slots = top_cap + 2 * nn;
     b.prims = pxi_alloc(alloc, nn * sizeof(prim));
     b.refs = pxi_alloc(alloc, nn * sizeof(int32_t));
-    b.bnodes = pxi_alloc(alloc, (2 * nn) * sizeof(bnode));
+    b.bnodes = pxi_alloc(alloc, bnode_slots * sizeof(bnode));
+    int32_t* sub_used = NULL;
+    int32_t* sub_packets = NULL;
     pxi_mesh_node* scratch = NULL; /* wide nodes before the exact-size copy */
     size_t scratch_count = 0;
     px_status status = PX_OK;
-    if (b.prims == NULL || b.refs == NULL || b.bnodes == NULL)
+    if (b.prims == NULL || b.refs == NULL || b.bnodes == NULL || (threaded && d.ranges == NULL))
     {
         status = PX_ERR_OUT_OF_MEMORY;
         goto done;
@@ -696,22 +774,38 @@ px_status pxi_mesh_build(px_mesh* mesh, int leaf_triangles, int sah_bins)
     {
         goto done;
     }
-    build_binary(&b, n);
+    range_task whole;
+    memset(&whole, 0, sizeof(whole));
+    int32_t used = 0;
+    int32_t packets = 0;
+    whole.node = new_bnode(&b, &used);
+    whole.end = n;
+    range_bounds(&b, 0, n, &whole.box, &whole.cbox);
+    build_range(&b, whole, &used, &packets, threaded ? &d : NULL);
+    if (d.count > 0)
+    {
+        sub_used = pxi_alloc(alloc, (size_t)d.count * sizeof(int32_t));
+        sub_packets = pxi_alloc(alloc, (size_t)d.count * sizeof(int32_t));
+        if (sub_used == NULL || sub_packets == NULL)
+        {
+            status = PX_ERR_OUT_OF_MEMORY;
+            goto done;
+        }
+        subtree_job job = { &b, &d, (int32_t)top_cap, sub_used, sub_packets };
+        pxi_run_tasks(tasks, build_subtrees, d.count, 1, &job);
+        for (int i = 0; i < d.count; ++i)
+        {
+            used += sub_used[i];
+            packets += sub_packets[i];
+        }
+    }
     /* at most one wide node per binary inner node, and one for a lone leaf */
-    scratch_count = (size_t)(b.bnode_count - 1) / 2 + 1;
+    scratch_count = (size_t)(used - 1) / 2 + 1;
     scratch = pxi_alloc(alloc, scratch_count * sizeof(pxi_mesh_node));
     if (scratch == NULL)
     {
         status = PX_ERR_OUT_OF_MEMORY;
         goto done;
-    }
-    int32_t packets = 0;
-    for (int32_t i = 0; i < b.bnode_count; ++i)
-    {
-        if (b.bnodes[i].left < 0)
-        {
-            packets += (b.bnodes[i].count + 3) / 4;
-        }
     }
     mesh->packets = pxi_alloc_aligned(alloc, (size_t)packets * sizeof(pxi_mesh_packet), PXI_MESH_NODE_ALIGNMENT);
     if (mesh->packets == NULL)
@@ -769,7 +863,10 @@ done:
     pxi_free(alloc, scratch, scratch_count * sizeof(pxi_mesh_node));
     pxi_free(alloc, b.prims, nn * sizeof(prim));
     pxi_free(alloc, b.refs, nn * sizeof(int32_t));
-    pxi_free(alloc, b.bnodes, (2 * nn) * sizeof(bnode));
+    pxi_free(alloc, b.bnodes, bnode_slots * sizeof(bnode));
+    pxi_free(alloc, d.ranges, top_cap * sizeof(range_task));
+    pxi_free(alloc, sub_used, (size_t)d.count * sizeof(int32_t));
+    pxi_free(alloc, sub_packets, (size_t)d.count * sizeof(int32_t));
     if (status != PX_OK)
     {
         pxi_mesh_free_tree(mesh);

@@ -97,7 +97,7 @@ struct px_mesh
 
 /* Build the tree of a mesh whose vertices, indices, counts and allocator are set: allocates nodes and
  * packets (freed by pxi_mesh_free_tree) and fills the statistics. */
-px_status pxi_mesh_build(px_mesh* mesh, int leaf_triangles, int sah_bins);
+px_status pxi_mesh_build(px_mesh* mesh, int leaf_triangles, int sah_bins, const px_task_system* tasks);
 void pxi_mesh_free_tree(px_mesh* mesh);
 
 /* Best-first search for the convex-vs-mesh queries: visits the leaves whose boxes are within sqrt(*best_d2)
