@@ -69,6 +69,7 @@ px_status px_mesh_create(const float* vertices, int vertex_count, const int32_t*
     }
     memset(m, 0, sizeof(*m));
     m->allocator = alloc;
+    m->use_avx2 = pxi_mesh_cpu_has_avx2();
     m->vertex_count = vertex_count;
     m->triangle_count = triangle_count;
     if (vertex_count > 0)

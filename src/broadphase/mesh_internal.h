@@ -83,6 +83,8 @@ struct px_mesh
     size_t block_size; /* one allocation holds the mesh */
     int vertex_count;
     int triangle_count;
+    bool use_avx2; /* rays take the AVX2 traversal: set at creation from the CPU; tests clear it to check the
+                      SSE / scalar one gives the same hits */
     int node_count;
     int leaf_count;
     int depth;
@@ -99,6 +101,9 @@ struct px_mesh
  * packets (freed by pxi_mesh_free_tree) and fills the statistics. */
 px_status pxi_mesh_build(px_mesh* mesh, int leaf_triangles, int sah_bins, const px_task_system* tasks);
 void pxi_mesh_free_tree(px_mesh* mesh);
+
+/* Whether this CPU runs the AVX2 traversal (and the compiler could build it). */
+bool pxi_mesh_cpu_has_avx2(void);
 
 /* Best-first search for the convex-vs-mesh queries: visits the leaves whose boxes are within sqrt(*best_d2)
  * of the box [qmin, qmax] (a point when qmin == qmax), nearest box first. The callback receives a leaf's

@@ -377,16 +377,20 @@ __attribute__((target("avx2"))) static inline int node_ray_avx2(const pxi_mesh_n
 #undef PXI_RAY_TARGET
 #endif
 
+bool pxi_mesh_cpu_has_avx2(void)
+{
+#if MESH_AVX2
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+#else
+    return false;
+#endif
+}
+
 static void ray_traverse(const px_mesh* mesh, const px_ray* ray, int cull_back, bool any_hit, ray_best* best)
 {
 #if MESH_AVX2
-    static int avx2 = -1; /* benign race: every thread computes the same value */
-    if (avx2 < 0)
-    {
-        __builtin_cpu_init();
-        avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    }
-    if (avx2)
+    if (mesh->use_avx2)
     {
         ray_traverse_avx2(mesh, ray, cull_back, any_hit, best);
         return;
