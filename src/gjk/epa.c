@@ -22,6 +22,13 @@
 
 #define EPA_NO_FACE (-1)
 
+#if defined(__SSE2__) || defined(_M_X64)
+#define PXI_EPA_SSE 1
+#include <emmintrin.h>
+#else
+#define PXI_EPA_SSE 0
+#endif
+
 /* Define PX_EPA_TRACE when compiling this file to print the seed decisions (debugging only). */
 #ifdef PX_EPA_TRACE
 #include <stdio.h>
@@ -36,22 +43,39 @@ typedef struct epa_vertex
     int32_t index_a, index_b; /* support indices, PX_NULL_INDEX when a shape has none */
 } epa_vertex;
 
+/* A face keeps its normal as the cross product of two edges, not unit: a face is normalized only when it
+ * is picked as the nearest (once per iteration), while every expansion creates several faces. Its place in
+ * the nearest-face order is the signed square of its plane distance, which needs a division but no
+ * square root. */
 typedef struct epa_face
 {
+    vec3 n;          /* outward normal, |n| = twice the area */
+    float sd;        /* dist |dist|, dist = n . v0 / |n|: the order of plane distances (INFINITY if degenerate) */
     int v[3];        /* counter-clockwise seen from outside the polytope */
-    int adj[3];      /* face across edge i = (v[i], v[i + 1]) */
-    int adj_edge[3]; /* index of that edge in the adjacent face */
-    vec3 n;          /* unit outward normal; zero for a degenerate face */
-    float dist;      /* n . v0: distance of the face plane from the origin (INFINITY if degenerate) */
+    int adj[3];      /* across edge i = (v[i], v[i + 1]): the adjacent face * 4 + the edge's index in it */
     int pass;        /* horizon-search marker */
     bool alive;
-    bool explored;   /* its support is already a vertex: it cannot grow (its overlap is an upper bound) */
+    bool degenerate; /* too thin to have a normal: kept for the topology, never picked nor found visible */
 } epa_face;
+
+/* A picked face's plane, with a unit normal: kept by value, since the face's slot is reused once the
+ * polytope grows over it. */
+typedef struct epa_plane
+{
+    int v[3];
+    vec3 n;     /* unit outward normal */
+    float dist; /* n . v0 (the mean over the three vertices): the plane's distance from the origin */
+} epa_plane;
 
 typedef struct epa_poly
 {
     epa_vertex verts[PX_EPA_MAX_VERTICES];
+    uint64_t ids[PX_EPA_MAX_VERTICES]; /* the vertices' support index pairs, packed (epa_vertex_id) */
     epa_face faces[PX_EPA_MAX_FACES];
+    /* Per face, its sd while it can still be picked (alive, not degenerate, not explored: its support is
+     * not yet a vertex), INFINITY otherwise. Packed apart from the faces, so the nearest-face search reads
+     * 4 bytes per face. */
+    float key[PX_EPA_MAX_FACES];
     int vertex_count;
     int face_count;      /* high-water mark of faces[] */
     int free_faces[PX_EPA_MAX_FACES];
@@ -80,6 +104,12 @@ static int32_t epa_support(const pxi_gjk_pair* pair, const vec3 d, epa_vertex* o
                : 0;
 }
 
+/* A vertex's two support indices in one word, for the duplicate search. */
+static uint64_t epa_vertex_id(const epa_vertex* v)
+{
+    return ((uint64_t)(uint32_t)v->index_a << 32) | (uint64_t)(uint32_t)v->index_b;
+}
+
 static int epa_add_vertex(epa_poly* poly, const epa_vertex* v)
 {
     if (poly->vertex_count >= PX_EPA_MAX_VERTICES)
@@ -87,33 +117,51 @@ static int epa_add_vertex(epa_poly* poly, const epa_vertex* v)
         return -1;
     }
     poly->verts[poly->vertex_count] = *v;
+    poly->ids[poly->vertex_count] = epa_vertex_id(v);
     poly->scale = px_maxf(poly->scale, px_v3_norm(v->w));
     return poly->vertex_count++;
 }
 
-/* Normal and plane distance of a face from its vertices. A face too thin to have a normal is marked
- * degenerate: it keeps its place in the topology but is never chosen as nearest nor found visible.
- * (Hot: every expansion creates a handful of faces.) */
+/* Plane of a face from its vertices: the raw normal and the signed squared distance. A face too thin to
+ * have a normal is marked degenerate. (Hot: every expansion creates a handful of faces.) */
 static void epa_face_plane(const epa_poly* poly, epa_face* f)
 {
     const float* a = poly->verts[f->v[0]].w;
     const float* b = poly->verts[f->v[1]].w;
     const float* c = poly->verts[f->v[2]].w;
-    vec3 ab, ac, n;
+    vec3 ab, ac;
     px_v3_sub(b, a, ab);
     px_v3_sub(c, a, ac);
-    px_v3_cross(ab, ac, n);
-    float nn = px_v3_norm2(n);
+    px_v3_cross(ab, ac, f->n);
+    float nn = px_v3_norm2(f->n);
     float lmax = px_maxf(px_v3_norm2(ab), px_v3_norm2(ac));
-    if (!(nn > 1.0e-12f * lmax * lmax))
-    {
-        px_v3_zero(f->n);
-        f->dist = INFINITY;
-        return;
-    }
-    px_v3_scale(n, 1.0f / sqrtf(nn), f->n);
-    /* mean of the three offsets: the rounding of each partly cancels */
-    f->dist = (px_v3_dot(f->n, a) + px_v3_dot(f->n, b) + px_v3_dot(f->n, c)) * (1.0f / 3.0f);
+    f->degenerate = !(nn > 1.0e-12f * lmax * lmax);
+    /* The mean of the three offsets (the rounding of each partly cancels; one offset alone ranks faces of
+     * touching pairs differently enough to move witness points by a third of the tolerance). Then
+     * (offset / nn) |offset| = dist |dist|, of degree 2 in length like the squared lengths around it. */
+    float offset = (px_v3_dot(f->n, a) + px_v3_dot(f->n, b) + px_v3_dot(f->n, c)) * (1.0f / 3.0f);
+    f->sd = f->degenerate ? INFINITY : (offset / nn) * fabsf(offset);
+}
+
+/* The picked face's unit normal and plane distance. */
+static void epa_face_unit(const epa_poly* poly, int index, epa_plane* dest)
+{
+    const epa_face* f = &poly->faces[index];
+    float inv = 1.0f / sqrtf(px_v3_norm2(f->n));
+    dest->v[0] = f->v[0];
+    dest->v[1] = f->v[1];
+    dest->v[2] = f->v[2];
+    px_v3_scale(f->n, inv, dest->n);
+    dest->dist = (px_v3_dot(dest->n, poly->verts[f->v[0]].w) + px_v3_dot(dest->n, poly->verts[f->v[1]].w) +
+                  px_v3_dot(dest->n, poly->verts[f->v[2]].w)) *
+                 (1.0f / 3.0f);
+}
+
+static void epa_remove_face(epa_poly* poly, int index)
+{
+    poly->faces[index].alive = false;
+    poly->key[index] = INFINITY;
+    poly->free_faces[poly->free_count++] = index;
 }
 
 static int epa_new_face(epa_poly* poly, int a, int b, int c)
@@ -136,20 +184,17 @@ static int epa_new_face(epa_poly* poly, int a, int b, int c)
     f->v[1] = b;
     f->v[2] = c;
     f->adj[0] = f->adj[1] = f->adj[2] = EPA_NO_FACE;
-    f->adj_edge[0] = f->adj_edge[1] = f->adj_edge[2] = 0;
     f->pass = 0;
     f->alive = true;
-    f->explored = false;
     epa_face_plane(poly, f);
+    poly->key[index] = f->sd;
     return index;
 }
 
 static void epa_link(epa_poly* poly, int f0, int e0, int f1, int e1)
 {
-    poly->faces[f0].adj[e0] = f1;
-    poly->faces[f0].adj_edge[e0] = e1;
-    poly->faces[f1].adj[e1] = f0;
-    poly->faces[f1].adj_edge[e1] = e0;
+    poly->faces[f0].adj[e0] = 4 * f1 + e1;
+    poly->faces[f1].adj[e1] = 4 * f0 + e0;
 }
 
 /* Build the tetrahedron v0..v3 with outward faces. False when it is flat. */
@@ -410,11 +455,21 @@ static int epa_seed(const pxi_gjk_pair* pair, const px_simplex* s, epa_poly* pol
  * rounding can set up between faces just outside the origin). */
 static bool epa_has_vertex(const epa_poly* poly, const epa_vertex* v)
 {
-    bool indexed = v->index_a != PX_NULL_INDEX && v->index_b != PX_NULL_INDEX;
+    if (v->index_a != PX_NULL_INDEX && v->index_b != PX_NULL_INDEX)
+    {
+        const uint64_t id = epa_vertex_id(v);
+        for (int i = 0; i < poly->vertex_count; ++i)
+        {
+            if (poly->ids[i] == id)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
     for (int i = 0; i < poly->vertex_count; ++i)
     {
-        const epa_vertex* u = &poly->verts[i];
-        if (indexed ? (u->index_a == v->index_a && u->index_b == v->index_b) : px_v3_equal(u->w, v->w))
+        if (px_v3_equal(poly->verts[i].w, v->w))
         {
             return true;
         }
@@ -422,21 +477,53 @@ static bool epa_has_vertex(const epa_poly* poly, const epa_vertex* v)
     return false;
 }
 
-/* The alive, unexplored face with the smallest plane distance. */
+/* The face with the smallest key (the nearest alive, unexplored face), first on ties; EPA_NO_FACE when
+ * none is left. Hot: called once per iteration over every face slot, so it reads only the packed keys,
+ * four at a time on x86-64 (keys are never NaN: a non-finite support ends the query before). */
 static int epa_nearest_face(const epa_poly* poly)
 {
-    int best = EPA_NO_FACE;
-    float best_dist = INFINITY;
-    for (int i = 0; i < poly->face_count; ++i)
+    const float* key = poly->key;
+    const int count = poly->face_count;
+    float best = INFINITY;
+    int bi = EPA_NO_FACE;
+    int i = 0;
+#if PXI_EPA_SSE
+    const int n4 = count & ~3;
+    if (n4 > 0)
     {
-        const epa_face* f = &poly->faces[i];
-        if (f->alive && !f->explored && f->dist < best_dist)
+        /* the smallest key of the blocks of four, broadcast, then the first lane that holds it */
+        __m128 m = _mm_loadu_ps(key);
+        for (i = 4; i < n4; i += 4)
         {
-            best_dist = f->dist;
-            best = i;
+            m = _mm_min_ps(m, _mm_loadu_ps(key + i));
+        }
+        m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+        m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+        best = _mm_cvtss_f32(m);
+        if (best < INFINITY)
+        {
+            for (int k = 0; k < n4; k += 4)
+            {
+                int mask = _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(key + k), m));
+                if (mask != 0)
+                {
+                    bi = k + ((mask & 1) ? 0 : (mask & 2) ? 1 : (mask & 4) ? 2 : 3);
+                    break;
+                }
+            }
         }
     }
-    return best;
+#endif
+    /* the rest (all of it without SSE); strictly smaller only, so earlier slots win ties */
+    for (; i < count; ++i)
+    {
+        if (key[i] < best)
+        {
+            best = key[i];
+            bi = i;
+        }
+    }
+    return bi;
 }
 
 /* Depth-first horizon search from a visible face: removes every face visible from w that is connected
@@ -444,38 +531,31 @@ static int epa_nearest_face(const epa_poly* poly)
 static bool epa_horizon(epa_poly* poly, int start, const float* w, int pass, epa_horizon_edge* horizon,
                         int* horizon_count)
 {
-    typedef struct
-    {
-        int face, edge;
-    } step;
-    step stack[3 * PX_EPA_MAX_FACES];
+    int stack[3 * PX_EPA_MAX_FACES]; /* adjacency entries: face * 4 + edge */
     int top = 0;
     epa_face* f0 = &poly->faces[start];
     f0->pass = pass;
-    f0->alive = false;
-    poly->free_faces[poly->free_count++] = start;
+    epa_remove_face(poly, start);
     /* push the three edges in reverse so they are handled in order 0, 1, 2 */
-    for (int e = 2; e >= 0; --e)
-    {
-        stack[top].face = f0->adj[e];
-        stack[top].edge = f0->adj_edge[e];
-        ++top;
-    }
+    stack[top++] = f0->adj[2];
+    stack[top++] = f0->adj[1];
+    stack[top++] = f0->adj[0];
     while (top > 0)
     {
-        step st = stack[--top];
-        if (st.face == EPA_NO_FACE)
+        int entry = stack[--top];
+        if (entry == EPA_NO_FACE)
         {
             return false;
         }
-        epa_face* g = &poly->faces[st.face];
+        int gi = entry >> 2, edge = entry & 3;
+        epa_face* g = &poly->faces[gi];
         if (g->pass == pass)
         {
             continue; /* already removed */
         }
         vec3 rel;
         px_v3_sub(w, poly->verts[g->v[0]].w, rel);
-        bool visible = g->dist < INFINITY && px_v3_dot(g->n, rel) > 0.0f;
+        bool visible = !g->degenerate && px_v3_dot(g->n, rel) > 0.0f;
         if (!visible)
         {
             if (*horizon_count >= PX_EPA_MAX_FACES)
@@ -484,26 +564,21 @@ static bool epa_horizon(epa_poly* poly, int start, const float* w, int pass, epa
             }
             /* the edge as the removed face saw it runs opposite to g's */
             epa_horizon_edge* h = &horizon[(*horizon_count)++];
-            h->a = g->v[(st.edge + 1) % 3];
-            h->b = g->v[st.edge];
-            h->face = st.face;
-            h->edge = st.edge;
+            h->a = g->v[edge == 2 ? 0 : edge + 1];
+            h->b = g->v[edge];
+            h->face = gi;
+            h->edge = edge;
             continue;
         }
         g->pass = pass;
-        g->alive = false;
-        poly->free_faces[poly->free_count++] = st.face;
+        epa_remove_face(poly, gi);
         if (top + 2 > 3 * PX_EPA_MAX_FACES)
         {
             return false;
         }
-        int e1 = (st.edge + 1) % 3, e2 = (st.edge + 2) % 3;
-        stack[top].face = g->adj[e2];
-        stack[top].edge = g->adj_edge[e2];
-        ++top;
-        stack[top].face = g->adj[e1];
-        stack[top].edge = g->adj_edge[e1];
-        ++top;
+        int e1 = edge == 2 ? 0 : edge + 1, e2 = edge == 0 ? 2 : edge - 1;
+        stack[top++] = g->adj[e2];
+        stack[top++] = g->adj[e1];
     }
     return *horizon_count >= 3;
 }
@@ -549,23 +624,36 @@ static bool epa_fan(epa_poly* poly, int iw, const epa_horizon_edge* horizon, int
     return true;
 }
 
-/* Witness points and normal of a face: the origin's nearest point on it. */
-static void epa_face_result(const epa_poly* poly, const epa_face* f, pxi_epa_result* r)
+/* Witness points from weights w of the vertices of face v. */
+static void epa_witness_from(const epa_poly* poly, const int v[3], const float w[3], pxi_epa_result* r)
 {
-    const epa_vertex* va = &poly->verts[f->v[0]];
-    const epa_vertex* vb = &poly->verts[f->v[1]];
-    const epa_vertex* vc = &poly->verts[f->v[2]];
+    const epa_vertex* va = &poly->verts[v[0]];
+    const epa_vertex* vb = &poly->verts[v[1]];
+    const epa_vertex* vc = &poly->verts[v[2]];
+    for (int k = 0; k < 3; ++k)
+    {
+        r->point_a[k] = w[0] * va->p[k] + w[1] * vb->p[k] + w[2] * vc->p[k];
+        r->point_b[k] = w[0] * va->q[k] + w[1] * vb->q[k] + w[2] * vc->q[k];
+    }
+}
+
+/* Witness points and normal of a face: the origin's nearest point on it. */
+static void epa_face_result(const epa_poly* poly, const epa_plane* f, pxi_epa_result* r)
+{
     float bary[3];
     vec3 q;
     bool degenerate = false;
-    (void)pxi_closest_origin_triangle_ex(va->w, vb->w, vc->w, false, bary, q, &degenerate);
-    for (int i = 0; i < 3; ++i)
-    {
-        r->point_a[i] = bary[0] * va->p[i] + bary[1] * vb->p[i] + bary[2] * vc->p[i];
-        r->point_b[i] = bary[0] * va->q[i] + bary[1] * vb->q[i] + bary[2] * vc->q[i];
-    }
+    (void)pxi_closest_origin_triangle_ex(poly->verts[f->v[0]].w, poly->verts[f->v[1]].w, poly->verts[f->v[2]].w,
+                                         false, bary, q, &degenerate);
+    epa_witness_from(poly, f->v, bary, r);
     px_v3_copy(f->n, r->normal);
     r->depth = px_maxf(f->dist, 0.0f);
+}
+
+/* Signed square x |x|: the order of plane distances in which the faces' sd are kept. */
+static float signed_square(float x)
+{
+    return x * fabsf(x);
 }
 
 /* Witness points for the nearest face's result: the depth and normal come from that face (its plane was
@@ -575,21 +663,23 @@ static void epa_face_result(const epa_poly* poly, const epa_face* f, pxi_epa_res
  * first while x falls outside it; the weights of the nearest face would then describe an edge point
  * far from the contact. So the faces whose planes are as near are searched for the triangle nearest to
  * x (one that holds it, if any). */
-static void epa_witness(const epa_poly* poly, int best, float gap, pxi_epa_result* r)
+static void epa_witness(const epa_poly* poly, const epa_plane* f, float gap, pxi_epa_result* r)
 {
-    epa_face_result(poly, &poly->faces[best], r);
-    const epa_face* f = &poly->faces[best];
+    px_v3_copy(f->n, r->normal);
+    r->depth = px_maxf(f->dist, 0.0f);
     vec3 x;
     px_v3_scale(f->n, f->dist, x);
-    /* candidates: faces whose plane is as near as the nearest one's, within the gap or 1e-3 of the depth */
+    /* candidates: faces whose plane is as near as the nearest one's, within the gap or 1e-3 of the depth
+     * (compared as signed squares, the order the faces keep); the nearest face is one of them */
     float band = px_maxf(gap, 1.0e-3f * px_maxf(f->dist, 0.0f));
+    float sd_lo = signed_square(f->dist - band), sd_hi = signed_square(f->dist + band);
     int chosen = -1;
     float chosen_d2 = INFINITY;
     float w_chosen[3] = { 0.0f, 0.0f, 0.0f };
     for (int i = 0; i < poly->face_count; ++i)
     {
         const epa_face* g = &poly->faces[i];
-        if (!g->alive || !(fabsf(g->dist - f->dist) <= band))
+        if (!g->alive || !(g->sd >= sd_lo && g->sd <= sd_hi))
         {
             continue;
         }
@@ -611,43 +701,33 @@ static void epa_witness(const epa_poly* poly, int best, float gap, pxi_epa_resul
             w_chosen[2] = w[2];
         }
     }
-    if (chosen < 0)
+    if (chosen >= 0)
     {
-        return;
+        epa_witness_from(poly, poly->faces[chosen].v, w_chosen, r);
     }
-    const epa_face* g = &poly->faces[chosen];
-    const epa_vertex* va = &poly->verts[g->v[0]];
-    const epa_vertex* vb = &poly->verts[g->v[1]];
-    const epa_vertex* vc = &poly->verts[g->v[2]];
-    for (int k = 0; k < 3; ++k)
+    else
     {
-        r->point_a[k] = w_chosen[0] * va->p[k] + w_chosen[1] * vb->p[k] + w_chosen[2] * vc->p[k];
-        r->point_b[k] = w_chosen[0] * va->q[k] + w_chosen[1] * vb->q[k] + w_chosen[2] * vc->q[k];
+        epa_face_result(poly, f, r); /* rounding left even the nearest face outside the band */
     }
 }
 
-/* Move the witness points onto the shapes' support planes along the final normal. The face's weights give
- * points inside A and B that are off their surfaces by up to the termination gap; their support planes
- * along n are the surfaces there. The depth becomes the overlap of the two planes, an upper bound of the
- * true depth within the same gap, and point_a - point_b = depth * n holds exactly as constructed. */
-static int epa_onto_surfaces(const pxi_gjk_pair* pair, pxi_epa_result* r)
+/* Move the witness points onto the shapes' support planes along the final normal, given the support s of
+ * A - B along that normal (the one the loop computed for it). The face's weights give points inside A and
+ * B that are off their surfaces by up to the termination gap; their support planes along n are the
+ * surfaces there. The depth becomes the overlap of the two planes, an upper bound of the true depth within
+ * the same gap, and point_a - point_b = depth * n holds exactly as constructed. */
+static void epa_onto_surfaces(const epa_vertex* s, pxi_epa_result* r)
 {
-    epa_vertex v;
-    if (epa_support(pair, r->normal, &v) != 0)
-    {
-        return -1;
-    }
-    float ha = px_v3_dot(r->normal, v.p);  /* A's support plane: n . x = ha */
-    float hb = -px_v3_dot(r->normal, v.q); /* B's support plane along -n: -n . x = hb */
+    float ha = px_v3_dot(r->normal, s->p);  /* A's support plane: n . x = ha */
+    float hb = -px_v3_dot(r->normal, s->q); /* B's support plane along -n: -n . x = hb */
     float depth = ha + hb;
     if (!(depth >= 0.0f))
     {
-        return 0; /* touching within rounding: keep the face's answer (depth 0) */
+        return; /* touching within rounding: keep the face's answer (depth 0) */
     }
     px_v3_mad(r->point_a, ha - px_v3_dot(r->normal, r->point_a), r->normal, r->point_a);
     px_v3_mad(r->point_a, -depth, r->normal, r->point_b);
     r->depth = depth;
-    return 0;
 }
 
 px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int max_iterations, float rel_tolerance,
@@ -674,7 +754,9 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
     /* termination floor: rounding of support dot products, relative to the polytope's size */
     const float floor_abs = 16.0f * FLT_EPSILON;
     epa_horizon_edge horizon[PX_EPA_MAX_FACES];
-    int best = epa_nearest_face(&poly);
+    epa_plane nearest; /* the face picked last, with the support of A - B along its normal */
+    epa_vertex nearest_support;
+    bool have_nearest = false;
     int iter = 0;
     px_status status = PX_OK;
     /* A face whose support along its normal is already a vertex cannot grow: in exact arithmetic that
@@ -685,14 +767,18 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
      * same vertices until the capacity runs out.) */
     bool have_candidate = false;
     float candidate_upper = INFINITY;
-    epa_face candidate;
+    epa_plane candidate;
+    epa_vertex candidate_support;
     memset(&candidate, 0, sizeof(candidate));
+    memset(&candidate_support, 0, sizeof(candidate_support));
     bool use_candidate = false;
+    bool converged = false;
     for (; iter < max_iterations; ++iter)
     {
-        best = epa_nearest_face(&poly);
+        int best = epa_nearest_face(&poly);
         if (best == EPA_NO_FACE)
         {
+            have_nearest = false;
             if (have_candidate)
             {
                 use_candidate = true;
@@ -704,20 +790,22 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
             }
             break;
         }
-        epa_face* f = &poly.faces[best];
-        epa_vertex v;
-        if (epa_support(pair, f->n, &v) != 0)
+        epa_face_unit(&poly, best, &nearest);
+        have_nearest = true;
+        epa_vertex* v = &nearest_support;
+        if (epa_support(pair, nearest.n, v) != 0)
         {
             return PX_ERR_NON_FINITE;
         }
-        float upper = px_v3_dot(f->n, v.w); /* support of A - B along n: an upper bound of the depth */
-        float lower = f->dist;              /* nearest face plane: a lower bound */
+        float upper = px_v3_dot(nearest.n, v->w); /* support of A - B along n: an upper bound of the depth */
+        float lower = nearest.dist;              /* nearest face plane: a lower bound */
         float tol = rel_tolerance * px_maxf(lower, 0.0f) + floor_abs * poly.scale;
         EPA_TRACE("epa %d: face %d lower %.9g upper %.9g faces %d verts %d n (%g %g %g)\n", iter, best, lower, upper,
-                  poly.face_count, poly.vertex_count, f->n[0], f->n[1], f->n[2]);
+                  poly.face_count, poly.vertex_count, nearest.n[0], nearest.n[1], nearest.n[2]);
         /* Written so that NaN takes the exit. */
         if (!(upper - lower > tol))
         {
+            converged = true;
             result->exit = PXI_EPA_EXIT_CONVERGED;
             break;
         }
@@ -727,26 +815,26 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
             result->exit = PXI_EPA_EXIT_CONVERGED;
             break;
         }
-        if (epa_has_vertex(&poly, &v))
+        if (epa_has_vertex(&poly, v))
         {
             if (upper < candidate_upper)
             {
                 candidate_upper = upper;
-                candidate = *f;
+                candidate = nearest;
+                candidate_support = *v;
                 have_candidate = true;
             }
-            f->explored = true;
+            poly.key[best] = INFINITY; /* explored: it cannot grow (its overlap is an upper bound) */
             continue;
         }
-        int iw = epa_add_vertex(&poly, &v);
+        int iw = epa_add_vertex(&poly, v);
         if (iw < 0)
         {
             status = PX_WARN_CAPACITY;
             break;
         }
         int horizon_count = 0;
-        epa_face nearest = *f; /* the fan may reuse its slot */
-        if (!epa_horizon(&poly, best, v.w, iter + 1, horizon, &horizon_count) ||
+        if (!epa_horizon(&poly, best, v->w, iter + 1, horizon, &horizon_count) ||
             !epa_fan(&poly, iw, horizon, horizon_count))
         {
             /* Capacity, or a topology broken by rounding: report the nearest face we had (its depth is a
@@ -759,30 +847,43 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
         }
     }
     result->iterations = iter;
+    if (iter >= max_iterations)
+    {
+        /* out of iterations: the nearest face now (the one picked last may have been expanded over) */
+        int best = epa_nearest_face(&poly);
+        have_nearest = best != EPA_NO_FACE;
+        if (have_nearest)
+        {
+            epa_face_unit(&poly, best, &nearest);
+        }
+        else
+        {
+            use_candidate = have_candidate;
+        }
+    }
     if (use_candidate)
     {
         /* the witness points of the candidate face, moved onto the support planes along its normal: the
          * depth becomes the overlap along that normal */
         epa_face_result(&poly, &candidate, result);
-        if (epa_onto_surfaces(pair, result) != 0)
+        epa_onto_surfaces(&candidate_support, result);
+        if (iter >= max_iterations)
         {
-            return PX_ERR_NON_FINITE;
+            result->exit = PXI_EPA_EXIT_MAX_ITERATIONS;
+            return PX_WARN_MAX_ITERATIONS;
         }
         return status;
     }
-    if (best == EPA_NO_FACE)
+    if (!have_nearest)
     {
         result->exit = PXI_EPA_EXIT_BROKEN;
         return PX_WARN_DEGENERATE;
     }
+    float gap = rel_tolerance * px_maxf(nearest.dist, 0.0f) + floor_abs * poly.scale;
+    epa_witness(&poly, &nearest, gap, result);
+    if (converged)
     {
-        const epa_face* f = &poly.faces[best];
-        float gap = rel_tolerance * px_maxf(f->dist, 0.0f) + floor_abs * poly.scale;
-        epa_witness(&poly, best, gap, result);
-    }
-    if (result->exit == PXI_EPA_EXIT_CONVERGED && epa_onto_surfaces(pair, result) != 0)
-    {
-        return PX_ERR_NON_FINITE;
+        epa_onto_surfaces(&nearest_support, result);
     }
     if (iter >= max_iterations)
     {

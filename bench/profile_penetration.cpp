@@ -1,0 +1,81 @@
+// Profiling driver for the penetration-depth workload of bench_contact (section 1): the same overlapping
+// hull pairs, px_contact_world only, in a loop long enough for `perf record`. Not a benchmark (no peer,
+// no timing statistics); it prints the mean time per query and the mean iteration count.
+//
+// Build (from the root, against a Release build of the library in build-X):
+//   g++ -std=c++17 -O2 -g -ffp-contract=off -Iinclude bench/profile_penetration.cpp build-X/libproxima.a
+//       -lm -o build-X/profile_penetration
+// Run:  build-X/profile_penetration N [rounds]      (N hull points, rounds over the 256 pairs)
+//       perf record -e cpu-clock -g build-X/profile_penetration 64 2000
+
+#include "proxima/proxima.h"
+
+#include <algorithm>
+#include <ctime>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#define PXB_HAVE_BULLET 0
+#define PXB_HAVE_CCD 0
+
+namespace
+{
+
+const int kPairs = 256;
+double kOverlapFraction = 1.0;
+const uint64_t kSeed = 0x636f6e74616374ULL; // the seed of bench_contact: the same pairs
+const double kPi = 3.14159265358979323846;
+const double kWarmStepMove = 1.0e-3;
+const double kWarmStepTurn = 0.01;
+
+struct Options
+{
+    bool quick = false;
+    int batches = 1;
+};
+
+#include "bench_common.hpp"
+
+[[maybe_unused]] Timing (*const keep_timing_of)(const std::vector<double>&, const std::vector<double>&) = timing_of;
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    int n = argc > 1 ? std::atoi(argv[1]) : 64;
+    int rounds = argc > 2 ? std::atoi(argv[2]) : 1000;
+    if (n < 4 || rounds < 1)
+    {
+        std::fprintf(stderr, "usage: %s N [rounds]\n", argv[0]);
+        return 2;
+    }
+    PairSet s = make_pair_set(n);
+    double sum = 0.0;
+    long iters = 0;
+    int errors = 0;
+    // process CPU time, not wall time: less sensitive to other jobs on a shared machine
+    std::timespec t0, t1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    for (int r = 0; r < rounds; ++r)
+    {
+        for (int i = 0; i < kPairs; ++i)
+        {
+            const Pair& p = s.pairs[(size_t)i];
+            px_contact c;
+            errors += px_contact_world(&s.shapes[2 * (size_t)i], &p.ta, &s.shapes[2 * (size_t)i + 1], &p.tb,
+                                       nullptr, &c) < 0;
+            sum += c.distance;
+            iters += c.iterations;
+        }
+    }
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+    double ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / ((double)rounds * kPairs);
+    std::printf("N %d: %.0f ns per query, %.2f iterations (GJK + EPA) mean, %d errors, checksum %.6g\n", n, ns,
+                (double)iters / ((double)rounds * kPairs), errors, sum / rounds);
+    return 0;
+}
