@@ -17,6 +17,10 @@
 
 #include "proxima/contact.h"
 
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
+
 /* Edge axes e_i x c_j shorter than this (squared, unit axes) are parallel edges: the face axes cover their
  * direction, and dividing by the length would blow up the rounding. */
 #define PXI_BOX_PARALLEL_EDGES 1.0e-10f
@@ -58,8 +62,9 @@ static inline void pxi_box_sat_init(const float* ha, const float* hb, const px_r
 }
 
 /* Overlap of the boxes along axis k (0..14, numbered as above), per unit length of the axis; +INFINITY for
- * an edge pair whose edges are parallel (no axis: nothing to test). */
-static inline float pxi_box_sat_overlap(const pxi_box_sat* s, int k)
+ * an edge pair whose edges are parallel (no axis: nothing to test). Always inlined: called with a constant
+ * k, the index arithmetic and the branches fold away. */
+PX_INLINE float pxi_box_sat_overlap(const pxi_box_sat* s, int k)
 {
     const float* ha = s->ha;
     const float* hb = s->hb;
@@ -89,6 +94,72 @@ static inline float pxi_box_sat_overlap(const pxi_box_sat* s, int k)
     return (ra + rbe - sep) / sqrtf(ll);
 }
 
+/* Slots of pxi_box_sat_overlaps: five groups of four, group g holding axes 3 g .. 3 g + 2 in its first three
+ * slots and +INFINITY (padding) in the fourth. Axis k is in slot k + k / 3; slot i holds axis i - i / 4. */
+#define PXI_BOX_SAT_SLOTS 20
+
+/* The overlaps along all 15 axes in slots (above): the axis-k slot holds pxi_box_sat_overlap(s, k) bit for
+ * bit. Hot: the box-box manifold needs every axis. With SSE2 each group is one vector (A's faces, B's faces,
+ * the edge pairs of e_0, e_1, e_2), each lane doing the scalar formula's operations in the scalar order;
+ * IEEE arithmetic rounds each lane as it rounds the scalar, so the results are identical. One aligned-size
+ * store per group lets a reader load the groups back as vectors without stalling. */
+static inline void pxi_box_sat_overlaps(const pxi_box_sat* s, float o[PXI_BOX_SAT_SLOTS])
+{
+#if defined(__SSE2__) || defined(_M_X64)
+    const px_rot* rb = s->rb;
+    const __m128 sign = _mm_set1_ps(-0.0f), inf = _mm_set1_ps(INFINITY);
+    const __m128 pad = _mm_castsi128_ps(_mm_setr_epi32(0, 0, 0, -1)); /* the fourth lane */
+    /* the columns c_j of B's rotation (B's axes in A's frame), lanes x, y, z */
+    __m128 c0 = _mm_setr_ps(rb->c[0][0], rb->c[0][1], rb->c[0][2], 0.0f);
+    __m128 c1 = _mm_setr_ps(rb->c[1][0], rb->c[1][1], rb->c[1][2], 0.0f);
+    __m128 c2 = _mm_setr_ps(rb->c[2][0], rb->c[2][1], rb->c[2][2], 0.0f);
+    __m128 c3 = _mm_setzero_ps();
+    const __m128 ac0 = _mm_andnot_ps(sign, c0), ac1 = _mm_andnot_ps(sign, c1), ac2 = _mm_andnot_ps(sign, c2);
+    const __m128 ha = _mm_setr_ps(s->ha[0], s->ha[1], s->ha[2], 0.0f);
+    const __m128 hb = _mm_setr_ps(s->hb[0], s->hb[1], s->hb[2], 0.0f);
+    /* A's faces, lane k: ha[k] + (hb0 |R[k][0]| + hb1 |R[k][1]| + hb2 |R[k][2]|) - |t[k]| */
+    __m128 sum = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(s->hb[0]), ac0), _mm_mul_ps(_mm_set1_ps(s->hb[1]), ac1));
+    sum = _mm_add_ps(sum, _mm_mul_ps(_mm_set1_ps(s->hb[2]), ac2));
+    __m128 t = _mm_setr_ps(s->t[0], s->t[1], s->t[2], 0.0f);
+    __m128 v = _mm_sub_ps(_mm_add_ps(ha, sum), _mm_andnot_ps(sign, t));
+    _mm_storeu_ps(o, _mm_or_ps(_mm_andnot_ps(pad, v), _mm_and_ps(pad, inf)));
+    /* the rows of R (lane j: R[i][j]) */
+    _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
+    const __m128 r[3] = { c0, c1, c2 };
+    const __m128 ar[3] = { _mm_andnot_ps(sign, c0), _mm_andnot_ps(sign, c1), _mm_andnot_ps(sign, c2) };
+    /* B's faces, lane j: (ha0 |R[0][j]| + ha1 |R[1][j]| + ha2 |R[2][j]|) + hb[j] - |t_b[j]| */
+    sum = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(s->ha[0]), ar[0]), _mm_mul_ps(_mm_set1_ps(s->ha[1]), ar[1]));
+    sum = _mm_add_ps(sum, _mm_mul_ps(_mm_set1_ps(s->ha[2]), ar[2]));
+    __m128 tb = _mm_setr_ps(s->t_b[0], s->t_b[1], s->t_b[2], 0.0f);
+    v = _mm_sub_ps(_mm_add_ps(sum, hb), _mm_andnot_ps(sign, tb));
+    _mm_storeu_ps(o + 4, _mm_or_ps(_mm_andnot_ps(pad, v), _mm_and_ps(pad, inf)));
+    /* edge pairs e_i x c_j, lane j; (j1, j2) = (j + 1, j + 2) mod 3 are lane rotations */
+    const __m128 hb1 = _mm_shuffle_ps(hb, hb, _MM_SHUFFLE(3, 0, 2, 1)); /* hb[j1] */
+    const __m128 hb2 = _mm_shuffle_ps(hb, hb, _MM_SHUFFLE(3, 1, 0, 2)); /* hb[j2] */
+    const __m128 parallel = _mm_set1_ps(PXI_BOX_PARALLEL_EDGES);
+    for (int i = 0; i < 3; ++i)
+    {
+        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        __m128 ll = _mm_add_ps(_mm_mul_ps(r[i1], r[i1]), _mm_mul_ps(r[i2], r[i2]));
+        __m128 ra = _mm_mul_ps(_mm_set1_ps(s->ha[i1]), ar[i2]);
+        ra = _mm_add_ps(ra, _mm_mul_ps(_mm_set1_ps(s->ha[i2]), ar[i1]));
+        __m128 arj1 = _mm_shuffle_ps(ar[i], ar[i], _MM_SHUFFLE(3, 0, 2, 1)); /* |R[i][j1]| */
+        __m128 arj2 = _mm_shuffle_ps(ar[i], ar[i], _MM_SHUFFLE(3, 1, 0, 2)); /* |R[i][j2]| */
+        __m128 rbe = _mm_add_ps(_mm_mul_ps(hb1, arj2), _mm_mul_ps(hb2, arj1));
+        __m128 sep = _mm_andnot_ps(sign, _mm_sub_ps(_mm_mul_ps(_mm_set1_ps(s->t[i2]), r[i1]),
+                                                    _mm_mul_ps(_mm_set1_ps(s->t[i1]), r[i2])));
+        v = _mm_div_ps(_mm_sub_ps(_mm_add_ps(ra, rbe), sep), _mm_sqrt_ps(ll));
+        __m128 ok = _mm_cmpgt_ps(ll, parallel); /* false for parallel edges, NaN and the padding lane */
+        _mm_storeu_ps(o + 8 + 4 * i, _mm_or_ps(_mm_and_ps(ok, v), _mm_andnot_ps(ok, inf)));
+    }
+#else
+    for (int i = 0; i < PXI_BOX_SAT_SLOTS; ++i)
+    {
+        o[i] = (i & 3) == 3 ? INFINITY : pxi_box_sat_overlap(s, i - i / 4);
+    }
+#endif
+}
+
 /* The overlap of axis k as the axis choice compares it: faces win ties, an edge axis must be smaller by a
  * relative margin (and an absolute one at the boxes' scale) to be chosen, so that a face contact is not
  * taken for an edge one by rounding. */
@@ -102,8 +173,10 @@ static inline void pxi_box_sat_axis(const pxi_box_sat* s, int k, vec3 dest)
 {
     if (k < 3)
     {
-        px_v3_zero(dest);
-        dest[k] = 1.0f;
+        /* lane by lane: a store at a variable index into a zeroed vector stalls the loads that follow */
+        dest[0] = k == 0 ? 1.0f : 0.0f;
+        dest[1] = k == 1 ? 1.0f : 0.0f;
+        dest[2] = k == 2 ? 1.0f : 0.0f;
     }
     else if (k < 6)
     {
@@ -191,7 +264,37 @@ static inline void pxi_closest_segment_segment(const vec3 p1, const vec3 q1, con
     px_v3_mad(p2, t, d2, c2);
 }
 
-/* Witness points on the cores for overlapping boxes, axis k, unit normal n (A to B) and depth > 0:
+/* The supporting edges of edge axis k (6..14) for unit normal n (A to B), frame A: A's edge a0-a1 along e_i
+ * through A's corner farthest along n, and B's edge b0-b1 along c_j through B's corner farthest along -n. */
+static inline void pxi_box_edge_segments(const pxi_box_sat* s, int k, const vec3 n, vec3 a0, vec3 a1, vec3 b0,
+                                         vec3 b1)
+{
+    const float* ha = s->ha;
+    const float* hb = s->hb;
+    const px_rot* rb = s->rb;
+    int ia = (k - 6) / 3, ib = (k - 6) % 3;
+    vec3 va, nb, vb, d;
+    pxi_box_support(ha, n, va);
+    px_v3_copy(va, a0);
+    px_v3_copy(va, a1);
+    a0[ia] = -ha[ia];
+    a1[ia] = ha[ia];
+    px_v3_negate(n, d);
+    px_rot_tmulv(rb, d, nb);
+    pxi_box_support(hb, nb, vb);
+    vec3 lb0, lb1;
+    px_v3_copy(vb, lb0);
+    px_v3_copy(vb, lb1);
+    lb0[ib] = -hb[ib];
+    lb1[ib] = hb[ib];
+    px_rot_mulv(rb, lb0, b0);
+    px_rot_mulv(rb, lb1, b1);
+    px_v3_add(b0, s->t, b0);
+    px_v3_add(b1, s->t, b1);
+}
+
+/* Witness points on the cores for overlapping boxes, axis k, unit normal n (A to B) and depth (> 0 when
+ * the cores overlap; the formulas hold for a separation, depth < 0, too):
  * pa on A's surface, pb = pa - depth * n on B's.
  *  - face of A: B's deepest vertex, lifted onto A's face plane and kept within the face (when B overhangs
  *    A's edge the lifted vertex would leave A's surface);
@@ -236,26 +339,8 @@ static inline void pxi_box_witness(const pxi_box_sat* s, int k, const vec3 n, fl
     }
     else
     {
-        int ia = (k - 6) / 3, ib = (k - 6) % 3;
-        vec3 va, nb, vb, a0, a1, b0, b1, d;
-        pxi_box_support(ha, n, va);
-        px_v3_copy(va, a0);
-        px_v3_copy(va, a1);
-        a0[ia] = -ha[ia];
-        a1[ia] = ha[ia];
-        px_v3_negate(n, d);
-        px_rot_tmulv(rb, d, nb);
-        pxi_box_support(hb, nb, vb);
-        vec3 lb0, lb1;
-        px_v3_copy(vb, lb0);
-        px_v3_copy(vb, lb1);
-        lb0[ib] = -hb[ib];
-        lb1[ib] = hb[ib];
-        px_rot_mulv(rb, lb0, b0);
-        px_rot_mulv(rb, lb1, b1);
-        px_v3_add(b0, t, b0);
-        px_v3_add(b1, t, b1);
-        vec3 cb;
+        vec3 a0, a1, b0, b1, cb;
+        pxi_box_edge_segments(s, k, n, a0, a1, b0, b1);
         pxi_closest_segment_segment(a0, a1, b0, b1, pa, cb);
         px_v3_mad(pa, -depth, n, pb);
     }

@@ -45,9 +45,12 @@
  * indices never wrap and the points of one manifold have distinct ids; a final pass still guarantees it.
  * No allocation: the polygons live in fixed stack buffers that cannot overflow (a convex polygon gains at
  * most one vertex per clipping plane, and the clipper also bounds its writes). */
+#include "manifold_internal.h"
+
 #include "../gjk/epa_internal.h"
 #include "../gjk/gjk_internal.h"
 #include "../shapes/hull_internal.h"
+#include "box_sat.h"
 
 #include "proxima/constants.h"
 #include "proxima/manifold.h"
@@ -59,22 +62,6 @@
 #define PXI_MAX_FACE_VERTICES 64
 #define PXI_CLIP_CAPACITY (2 * PXI_MAX_FACE_VERTICES)
 
-#define PXI_NO_FACE 0xFEu
-#define PXI_FEATURE_FACE 0u
-#define PXI_FEATURE_VERTEX 1u
-#define PXI_FEATURE_EDGE 2u
-#define PXI_FEATURE_OTHER 3u
-
-/* A reference face within this misalignment (1 - cos, about 2.6 degrees) of the contact normal gives its
- * own normal to the manifold: face contacts then report the exact face normal, free of EPA's and GJK's
- * rounding, and the same normal every frame. */
-#define PXI_FACE_SNAP 1.0e-3f
-/* B's face becomes the reference only when its misalignment (1 - cos) is below this fraction of A's, less
- * PXI_REFERENCE_ABS: near ties keep A, so the reference does not flip with rounding noise. */
-#define PXI_REFERENCE_REL 0.5f
-#define PXI_REFERENCE_ABS 1.0e-6f
-/* Faces whose alignments differ by less than this count as tied; the witness point decides. */
-#define PXI_FACE_TIE 1.0e-5f
 /* A segment is nearly parallel to a face (or to another segment) when the sine of the angle is below this
  * (about 2.9 degrees). */
 #define PXI_PARALLEL_SIN 0.05f
@@ -89,25 +76,6 @@ px_manifold_config px_manifold_default_config(void)
     c.margin = PX_LINEAR_SLOP;
     c.internal_value = PXI_MANIFOLD_COOKIE;
     return c;
-}
-
-static uint8_t feature(unsigned kind, int index)
-{
-    return (uint8_t)((kind << 6) | ((unsigned)index & 63u));
-}
-
-static uint32_t make_id(unsigned face_a, unsigned face_b, uint8_t feature_a, uint8_t feature_b)
-{
-    return (face_a & 0xFFu) << 24 | (face_b & 0xFFu) << 16 | (uint32_t)feature_a << 8 | feature_b;
-}
-
-/* Append a point (frame A) to the manifold under construction. */
-static void add_point(px_manifold* m, const vec3 point_a, float separation, uint32_t id)
-{
-    px_manifold_point* p = &m->points[m->count++];
-    px_v3_copy(point_a, p->point_a);
-    p->separation = separation + 0.0f; /* + 0: a touching point reads 0, not -0 */
-    p->id = id;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -287,19 +255,11 @@ static int poly_face_vertices(const pxi_poly* p, int f, vec3* out)
 {
     if (p->hull == NULL)
     {
-        /* face 2k (+) or 2k + 1 (-) of the box; (u, v) are the next axes, e_u x e_v = e_k, so this order
-         * is counter-clockwise around +e_k, and reversed around -e_k */
-        static const float su_pos[4] = {-1.0f, 1.0f, 1.0f, -1.0f}, sv_pos[4] = {-1.0f, -1.0f, 1.0f, 1.0f};
-        static const float su_neg[4] = {-1.0f, -1.0f, 1.0f, 1.0f}, sv_neg[4] = {-1.0f, 1.0f, 1.0f, -1.0f};
-        const float* h = p->shape->box.half_extents;
-        int k = f >> 1, u = (k + 1) % 3, v = (k + 2) % 3;
-        bool neg = (f & 1) != 0;
+        /* counter-clockwise seen from outside (pxi_box_face_corner) */
         for (int i = 0; i < 4; ++i)
         {
             vec3 c;
-            c[k] = neg ? -h[k] : h[k];
-            c[u] = (neg ? su_neg[i] : su_pos[i]) * h[u];
-            c[v] = (neg ? sv_neg[i] : sv_pos[i]) * h[v];
+            pxi_box_face_corner(p->shape->box.half_extents, f, i, c);
             px_rot_mulv(&p->rot, c, out[i]);
             px_v3_add(out[i], p->pos, out[i]);
         }
@@ -330,41 +290,6 @@ static int poly_face_vertices(const pxi_poly* p, int f, vec3* out)
 /* ------------------------------------------------------------------------------------------------ */
 /* Sutherland-Hodgman clipping with feature tracking                                                  */
 
-/* A vertex of the polygon being clipped: where it is, which features of the incident (I) and reference (R)
- * faces meet there, and what the edge to the next vertex lies on (an incident edge, or a reference side
- * plane that cut the polygon). */
-typedef struct pxi_clip_vertex
-{
-    vec3 p;
-    uint8_t feature_i;
-    uint8_t feature_r;
-    uint8_t edge_on_ref; /* 1: the outgoing edge lies on reference side plane edge_index */
-    uint8_t edge_index;
-} pxi_clip_vertex;
-
-/* Features of the point where the polygon edge leaving v crosses reference side plane j. An incident
- * edge crossing a reference edge is an edge-edge point; two reference side planes meet over the reference
- * vertex they share. */
-static void crossing_features(const pxi_clip_vertex* v, int j, int ref_count, pxi_clip_vertex* x)
-{
-    if (!v->edge_on_ref)
-    {
-        x->feature_i = feature(PXI_FEATURE_EDGE, v->edge_index);
-        x->feature_r = feature(PXI_FEATURE_EDGE, j);
-        return;
-    }
-    int i = v->edge_index;
-    if (j == (i + 1) % ref_count || i == (j + 1) % ref_count)
-    {
-        x->feature_i = feature(PXI_FEATURE_FACE, 0);
-        x->feature_r = feature(PXI_FEATURE_VERTEX, j == (i + 1) % ref_count ? j : i);
-        return;
-    }
-    /* non-adjacent side planes meeting inside the face: only in degenerate (rounding) cases */
-    x->feature_i = feature(PXI_FEATURE_OTHER, i);
-    x->feature_r = feature(PXI_FEATURE_OTHER, j);
-}
-
 /* Keep the part of polygon in[0..n) with s . p <= o (side plane j of the reference face). Returns the
  * number of vertices written to out, at most capacity. Vertices exactly on the plane are kept and make no
  * crossing, so no duplicate appears; a NaN distance drops the vertex. */
@@ -388,7 +313,7 @@ static int clip_side(const pxi_clip_vertex* in, int n, const vec3 s, float o, in
             vec3 e;
             px_v3_sub(q->p, p->p, e);
             px_v3_mad(p->p, dp / (dp - dq), e, x->p);
-            crossing_features(p, j, ref_count, x);
+            pxi_crossing_features(p, j, ref_count, x);
             if (dp < 0.0f)
             {
                 /* leaving the prism: the polygon runs along side plane j until it re-enters */
@@ -423,7 +348,7 @@ static float area2(const vec3 a, const vec3 b, const vec3 c, const vec3 m)
  * separation, so equal depths do not trade places with rounding), the one farthest from it across the
  * plane, the one making the largest triangle with those two, and the one adding the most area outside that
  * triangle. Writes the chosen indices in increasing order and returns how many there are. */
-static int reduce_points(const vec3* pts, const float* sep, int n, const vec3 m, float tie, int keep[4])
+int pxi_manifold_reduce(const vec3* pts, const float* sep, int n, const vec3 m, float tie, int keep[4])
 {
     float min_sep = INFINITY;
     for (int i = 0; i < n; ++i)
@@ -570,8 +495,8 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
     {
         pxi_clip_vertex* v = &buffer[0][i];
         px_v3_copy(inc_v[i], v->p);
-        v->feature_i = feature(PXI_FEATURE_VERTEX, i);
-        v->feature_r = feature(PXI_FEATURE_FACE, 0);
+        v->feature_i = pxi_feature(PXI_FEATURE_VERTEX, i);
+        v->feature_r = pxi_feature(PXI_FEATURE_FACE, 0);
         v->edge_on_ref = 0;
         v->edge_index = (uint8_t)i;
     }
@@ -637,7 +562,7 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
     if (kept > PX_MANIFOLD_MAX_POINTS)
     {
         float tie = 0.05f * margin + 1.0e-6f * scale;
-        chosen = reduce_points((const vec3*)pts, sep, kept, m, tie, keep);
+        chosen = pxi_manifold_reduce((const vec3*)pts, sep, kept, m, tie, keep);
     }
 
     /* the manifold normal from A to B, and each point on A's surface */
@@ -664,15 +589,16 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
             /* the incident point is on A's face: out by A's radius towards B (-m) */
             px_v3_mad(pts[c], -ra, m, point_a);
         }
-        uint8_t feature_r = feature(PXI_FEATURE_OTHER, 63), feature_i = feature(PXI_FEATURE_OTHER, 63);
+        uint8_t feature_r = pxi_feature(PXI_FEATURE_OTHER, 63);
+        uint8_t feature_i = feature_r;
         if (index[c] >= 0)
         {
             feature_r = buffer[current][index[c]].feature_r;
             feature_i = buffer[current][index[c]].feature_i;
         }
-        uint32_t id = ref_is_a ? make_id(ref_face_byte, inc_face_byte, feature_r, feature_i)
-                               : make_id(inc_face_byte, ref_face_byte, feature_i, feature_r);
-        add_point(out, point_a, sep[c] - radii, id);
+        uint32_t id = ref_is_a ? pxi_make_id(ref_face_byte, inc_face_byte, feature_r, feature_i)
+                               : pxi_make_id(inc_face_byte, ref_face_byte, feature_i, feature_r);
+        pxi_add_point(out, point_a, sep[c] - radii, id);
     }
     return true;
 }
@@ -791,21 +717,22 @@ static bool manifold_segment_poly(const vec3 s0, const vec3 s1, const pxi_poly* 
     for (int k = 0; k < 2; ++k)
     {
         vec3 point_a;
-        uint8_t f_seg = cuts[k] < 0 ? feature(PXI_FEATURE_VERTEX, k) : feature(PXI_FEATURE_EDGE, 0);
-        uint8_t f_poly = cuts[k] < 0 ? feature(PXI_FEATURE_FACE, 0) : feature(PXI_FEATURE_EDGE, cuts[k]);
+        uint8_t f_seg = cuts[k] < 0 ? pxi_feature(PXI_FEATURE_VERTEX, k) : pxi_feature(PXI_FEATURE_EDGE, 0);
+        uint8_t f_poly =
+            cuts[k] < 0 ? pxi_feature(PXI_FEATURE_FACE, 0) : pxi_feature(PXI_FEATURE_EDGE, cuts[k]);
         uint32_t id;
         if (seg_is_a)
         {
             px_v3_mad(c[k], -ra, nr, point_a); /* the segment's surface towards the face */
-            id = make_id(PXI_NO_FACE, face_byte, f_seg, f_poly);
+            id = pxi_make_id(PXI_NO_FACE, face_byte, f_seg, f_poly);
         }
         else
         {
             /* the segment point projected onto the face, out by the polytope's radius */
             px_v3_mad(c[k], ra - (sep[k] + ra + rb), nr, point_a);
-            id = make_id(face_byte, PXI_NO_FACE, f_poly, f_seg);
+            id = pxi_make_id(face_byte, PXI_NO_FACE, f_poly, f_seg);
         }
-        add_point(out, point_a, sep[k], id);
+        pxi_add_point(out, point_a, sep[k], id);
     }
     return true;
 }
@@ -859,13 +786,13 @@ static bool manifold_segments(const vec3 p0, const vec3 p1, const vec3 q0, const
         /* which end made this end of the overlap: A's own end k, or an end of B */
         bool from_a = k == 0 ? !(tmin > 0.0f) : !(tmax < 1.0f);
         int kb = k == 0 ? kmin : 1 - kmin;
-        uint32_t id = from_a ? make_id(PXI_NO_FACE, PXI_NO_FACE, feature(PXI_FEATURE_VERTEX, k),
-                                       feature(PXI_FEATURE_EDGE, 0))
-                             : make_id(PXI_NO_FACE, PXI_NO_FACE, feature(PXI_FEATURE_EDGE, 0),
-                                       feature(PXI_FEATURE_VERTEX, kb));
+        uint32_t id = from_a ? pxi_make_id(PXI_NO_FACE, PXI_NO_FACE, pxi_feature(PXI_FEATURE_VERTEX, k),
+                                       pxi_feature(PXI_FEATURE_EDGE, 0))
+                             : pxi_make_id(PXI_NO_FACE, PXI_NO_FACE, pxi_feature(PXI_FEATURE_EDGE, 0),
+                                       pxi_feature(PXI_FEATURE_VERTEX, kb));
         vec3 point_a;
         px_v3_mad(ca[k], ra, n, point_a);
-        add_point(out, point_a, sep[k], id);
+        pxi_add_point(out, point_a, sep[k], id);
     }
     return true;
 }
@@ -1062,7 +989,7 @@ static bool manifold_local(const px_shape* a, const px_shape* b, const px_transf
         out->count = 0; /* a path that gave up may have written nothing, but be sure */
     }
     px_v3_copy(c->normal, out->normal);
-    add_point(out, c->point_a, c->distance, 0u);
+    pxi_add_point(out, c->point_a, c->distance, 0u);
     return true;
 }
 
@@ -1089,9 +1016,76 @@ static void make_ids_distinct(px_manifold* m)
     {
         for (int salt = 0; salt < 64 && id_taken(m, i); ++salt)
         {
-            m->points[i].id = (m->points[i].id & 0xFFFFFF00u) | feature(PXI_FEATURE_OTHER, 32 + i + salt);
+            m->points[i].id = (m->points[i].id & 0xFFFFFF00u) | pxi_feature(PXI_FEATURE_OTHER, 32 + i + salt);
         }
     }
+}
+
+/* A box that pxi_shape_validate_fast accepts, in one test of its four sizes: finite and >= 0 (a NaN fails
+ * the comparisons, an infinity the finite sum). */
+static bool box_valid(const px_shape* s)
+{
+    const float* h = s->box.half_extents;
+    return h[0] >= 0.0f && h[1] >= 0.0f && h[2] >= 0.0f && s->radius >= 0.0f &&
+           px_is_finite(h[0] + h[1] + h[2] + s->radius);
+}
+
+/* True for a pose px_transform_normalized keeps bit for bit (its fast path: |q|^2 within 4 eps of 1, a
+ * finite translation). */
+static bool pose_is_unit(const px_transform* t)
+{
+    float n2 = t->q[0] * t->q[0] + t->q[1] * t->q[1] + t->q[2] * t->q[2] + t->q[3] * t->q[3];
+    return fabsf(n2 - 1.0f) <= 4.0f * FLT_EPSILON && px_v3_is_finite(t->p);
+}
+
+/* Two boxes: the poses and checks of the general path, then the closed-form manifold (manifold_box.c).
+ * The common case (unit quaternions) computes the poses inline with pxi_world_pair_poses' arithmetic
+ * (px_transform_inv_mul's), so the relative pose is the one px_contact_world works with, bit for bit.
+ * Returns the status of a bad input (the general path's, in its order: poses, config, shapes); *done is
+ * false when the general path must build the manifold. */
+static px_status box_pair_manifold(const px_shape* a, const px_transform* ta, const px_shape* b,
+                                   const px_transform* tb, const px_manifold_config* config, px_transform* na,
+                                   px_manifold* local, bool* done)
+{
+    *done = false;
+    px_transform rel;
+    if (ta != NULL && tb != NULL && pose_is_unit(ta) && pose_is_unit(tb))
+    {
+        versor conj_a = { -ta->q[0], -ta->q[1], -ta->q[2], ta->q[3] };
+        vec3 d;
+        px_quat_mul(conj_a, tb->q, rel.q);
+        px_v3_sub(tb->p, ta->p, d);
+        px_quat_rotate_fast(conj_a, d, rel.p);
+        *na = *ta;
+    }
+    else
+    {
+        px_status status = pxi_world_pair_poses(ta, tb, na, &rel);
+        if (status != PX_OK)
+        {
+            return status;
+        }
+    }
+    const px_contact_config* contact = config != NULL ? &config->contact : NULL;
+    px_status status = pxi_contact_config_status(contact);
+    if (status == PX_OK && !(box_valid(a) && box_valid(b)))
+    {
+        status = pxi_shape_validate_fast(a); /* the exact status of a bad shape */
+        status = status != PX_OK ? status : pxi_shape_validate_fast(b);
+    }
+    if (status == PX_OK && !pose_is_unit(&rel))
+    {
+        px_transform r = rel;
+        status = px_transform_normalized(&r, &rel);
+    }
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    float abs_tolerance = contact != NULL ? contact->gjk.abs_tolerance : PX_GJK_ABS_TOLERANCE;
+    float margin = config != NULL ? config->margin : PX_LINEAR_SLOP;
+    *done = pxi_manifold_box_box(a, b, &rel, abs_tolerance, margin, local);
+    return PX_OK;
 }
 
 px_status px_manifold_world(const px_shape* a, const px_transform* ta, const px_shape* b,
@@ -1101,53 +1095,72 @@ px_status px_manifold_world(const px_shape* a, const px_transform* ta, const px_
     {
         return PX_ERR_INVALID_ARGUMENT;
     }
-    memset(result, 0, sizeof(*result));
-    px_manifold_config defaults;
-    if (config == NULL)
-    {
-        defaults = px_manifold_default_config();
-        config = &defaults;
-    }
-    if (!(config->margin >= 0.0f) || !px_is_finite(config->margin))
+    /* zeroed by copy: a memset of this size becomes `rep stos`, whose start-up costs a tenth of a box pair */
+    static const px_manifold zero;
+    *result = zero;
+    if (config != NULL && (!(config->margin >= 0.0f) || !px_is_finite(config->margin)))
     {
         return PX_ERR_INVALID_ARGUMENT;
     }
     px_transform na;
-    px_gjk_input input;
-    input.a = a;
-    input.b = b;
-    px_status status = pxi_world_pair_poses(ta, tb, &na, &input.b_in_a);
-    if (status != PX_OK)
-    {
-        return status;
-    }
-    px_contact c;
-    status = px_contact_relative(&input, &config->contact, NULL, &c);
-    if (status < 0)
-    {
-        return status;
-    }
-    /* the same normalized relative pose px_contact_relative worked with */
-    px_transform rel;
-    if (px_transform_normalized(&input.b_in_a, &rel) != PX_OK)
-    {
-        return PX_ERR_DEGENERATE_INPUT; /* not reached: the contact query accepted this pose */
-    }
-
     px_manifold local;
-    memset(&local, 0, sizeof(local));
-    if (manifold_local(a, b, &rel, &config->contact, &c, config->margin, &local))
+    bool done = false;
+    px_status status = PX_OK;
+    if (a != NULL && b != NULL && a->type == PX_SHAPE_BOX && b->type == PX_SHAPE_BOX &&
+        (config == NULL || config->contact.analytic))
+    {
+        status = box_pair_manifold(a, ta, b, tb, config, &na, &local, &done);
+        if (status != PX_OK)
+        {
+            return status;
+        }
+    }
+    if (!done)
+    {
+        px_manifold_config defaults;
+        if (config == NULL)
+        {
+            defaults = px_manifold_default_config();
+            config = &defaults;
+        }
+        px_gjk_input input;
+        input.a = a;
+        input.b = b;
+        status = pxi_world_pair_poses(ta, tb, &na, &input.b_in_a);
+        if (status != PX_OK)
+        {
+            return status;
+        }
+        px_contact c;
+        status = px_contact_relative(&input, &config->contact, NULL, &c);
+        if (status < 0)
+        {
+            return status;
+        }
+        /* the same normalized relative pose px_contact_relative worked with */
+        px_transform rel;
+        if (px_transform_normalized(&input.b_in_a, &rel) != PX_OK)
+        {
+            return PX_ERR_DEGENERATE_INPUT; /* not reached: the contact query accepted this pose */
+        }
+        memset(&local, 0, sizeof(local));
+        done = manifold_local(a, b, &rel, &config->contact, &c, config->margin, &local);
+    }
+    if (done)
     {
         make_ids_distinct(&local);
     }
 
     /* to world; point_b is rebuilt from the world point_a so point_b = point_a + separation * normal holds
      * to one rounding */
-    px_transform_vector(&na, local.normal, result->normal);
+    px_rot world;
+    px_rot_from_quat(na.q, &world);
+    px_rot_mulv(&world, local.normal, result->normal);
     for (int i = 0; i < local.count; ++i)
     {
         px_manifold_point* p = &result->points[i];
-        px_transform_point(&na, local.points[i].point_a, p->point_a);
+        px_rot_mulv(&world, local.points[i].point_a, p->point_a);
+        px_v3_add(p->point_a, na.p, p->point_a);
         p->separation = local.points[i].separation;
         p->id = local.points[i].id;
         px_v3_mad(p->point_a, p->separation, result->normal, p->point_b);

@@ -1,0 +1,110 @@
+/* Contact manifolds: the pieces shared by the general path (manifold.c) and the box-box path
+ * (manifold_box.c). The feature-id scheme is described at the top of manifold.c; both paths build ids with
+ * the same helpers so that a pair that moves from one path to the other keeps its ids. */
+#pragma once
+
+#include "../core/px_math.h"
+
+#include "proxima/manifold.h"
+
+#define PXI_NO_FACE 0xFEu
+#define PXI_FEATURE_FACE 0u
+#define PXI_FEATURE_VERTEX 1u
+#define PXI_FEATURE_EDGE 2u
+#define PXI_FEATURE_OTHER 3u
+
+/* A reference face within this misalignment (1 - cos, about 2.6 degrees) of the contact normal gives its
+ * own normal to the manifold: face contacts then report the exact face normal, free of EPA's and GJK's
+ * rounding, and the same normal every frame. */
+#define PXI_FACE_SNAP 1.0e-3f
+/* B's face becomes the reference only when its misalignment (1 - cos) is below this fraction of A's, less
+ * PXI_REFERENCE_ABS: near ties keep A, so the reference does not flip with rounding noise. */
+#define PXI_REFERENCE_REL 0.5f
+#define PXI_REFERENCE_ABS 1.0e-6f
+/* Faces whose alignments differ by less than this count as tied; the witness point decides. */
+#define PXI_FACE_TIE 1.0e-5f
+
+/* One byte of an id: kind << 6 | index (index taken modulo 64). */
+static inline uint8_t pxi_feature(unsigned kind, int index)
+{
+    return (uint8_t)((kind << 6) | ((unsigned)index & 63u));
+}
+
+/* id = face_a << 24 | face_b << 16 | feature_a << 8 | feature_b */
+static inline uint32_t pxi_make_id(unsigned face_a, unsigned face_b, uint8_t feature_a, uint8_t feature_b)
+{
+    return (face_a & 0xFFu) << 24 | (face_b & 0xFFu) << 16 | (uint32_t)feature_a << 8 | feature_b;
+}
+
+/* Append a point (frame A) to the manifold under construction (the caller keeps count below the maximum). */
+static inline void pxi_add_point(px_manifold* m, const vec3 point_a, float separation, uint32_t id)
+{
+    px_manifold_point* p = &m->points[m->count++];
+    px_v3_copy(point_a, p->point_a);
+    p->separation = separation + 0.0f; /* + 0: a touching point reads 0, not -0 */
+    p->id = id;
+}
+
+/* The corners of a box's faces. Face 2k is the + side of axis k and 2k + 1 the - side; (u, v) are the next
+ * axes, e_u x e_v = e_k. Corner i of the face has u coordinate pxi_box_face_su[f & 1][i] * h[u] and v
+ * coordinate pxi_box_face_sv[f & 1][i] * h[v]: the corners run counter-clockwise seen from outside the face
+ * (around +e_k, and reversed around -e_k). Edge i of the face runs from corner i to corner i + 1 (mod 4). */
+static const float pxi_box_face_su[2][4] = { { -1.0f, 1.0f, 1.0f, -1.0f }, { -1.0f, -1.0f, 1.0f, 1.0f } };
+static const float pxi_box_face_sv[2][4] = { { -1.0f, -1.0f, 1.0f, 1.0f }, { -1.0f, 1.0f, 1.0f, -1.0f } };
+
+/* Corner i (0..3) of face f of a box with half extents h, in the box's frame. */
+static inline void pxi_box_face_corner(const float* h, int f, int i, vec3 dest)
+{
+    int k = f >> 1, u = (k + 1) % 3, v = (k + 2) % 3, neg = f & 1;
+    dest[k] = neg ? -h[k] : h[k];
+    dest[u] = pxi_box_face_su[neg][i] * h[u];
+    dest[v] = pxi_box_face_sv[neg][i] * h[v];
+}
+
+/* A vertex of the polygon being clipped: where it is, which features of the incident (I) and reference (R)
+ * faces meet there, and what the edge to the next vertex lies on (an incident edge, or a reference side
+ * plane that cut the polygon). */
+typedef struct pxi_clip_vertex
+{
+    vec3 p;
+    uint8_t feature_i;
+    uint8_t feature_r;
+    uint8_t edge_on_ref; /* 1: the outgoing edge lies on reference side plane edge_index */
+    uint8_t edge_index;
+} pxi_clip_vertex;
+
+/* Features of the point where the polygon edge leaving v crosses reference side plane j. An incident
+ * edge crossing a reference edge is an edge-edge point; two reference side planes meet over the reference
+ * vertex they share. */
+static inline void pxi_crossing_features(const pxi_clip_vertex* v, int j, int ref_count, pxi_clip_vertex* x)
+{
+    if (!v->edge_on_ref)
+    {
+        x->feature_i = pxi_feature(PXI_FEATURE_EDGE, v->edge_index);
+        x->feature_r = pxi_feature(PXI_FEATURE_EDGE, j);
+        return;
+    }
+    int i = v->edge_index;
+    if (j == (i + 1) % ref_count || i == (j + 1) % ref_count)
+    {
+        x->feature_i = pxi_feature(PXI_FEATURE_FACE, 0);
+        x->feature_r = pxi_feature(PXI_FEATURE_VERTEX, j == (i + 1) % ref_count ? j : i);
+        return;
+    }
+    /* non-adjacent side planes meeting inside the face: only in degenerate (rounding) cases */
+    x->feature_i = pxi_feature(PXI_FEATURE_OTHER, i);
+    x->feature_r = pxi_feature(PXI_FEATURE_OTHER, j);
+}
+
+/* Choose at most 4 of n > 4 candidate points pts (separations sep, manifold normal m): the deepest, then
+ * the ones spanning the largest area (manifold.c). Writes the chosen indices in increasing order to keep
+ * and returns how many there are. */
+int pxi_manifold_reduce(const vec3* pts, const float* sep, int n, const vec3 m, float tie, int keep[4]);
+
+/* The manifold of two boxes in A's frame (manifold_box.c), rel being B's normalized pose relative to A, the
+ * shapes validated, abs_tolerance the contact config's gjk.abs_tolerance (it sets the touching band) and
+ * margin the manifold's. Sets out's count, normal and points, and nothing else. Returns false when this
+ * pair needs the general path (no certified contact near touching, or a face choice that is not
+ * clear-cut); out is then to be rebuilt from scratch. */
+bool pxi_manifold_box_box(const px_shape* a, const px_shape* b, const px_transform* rel, float abs_tolerance,
+                          float margin, px_manifold* out);
