@@ -1,8 +1,9 @@
 # Run the proxima tool and check what it did. Used by the smoke tests in tools/CMakeLists.txt:
 #   cmake -DCOMMAND=exe|arg|arg -DEXPECT_RC=n [-DEXPECT_STDOUT=regex] [-DEXPECT_STDERR=regex]
-#         [-DEXPECT_FILE=path] [-DREMOVE_FIRST=dir] -P cli_check.cmake
+#         [-DEXPECT_FILE=path] [-DEXPECT_IMAGE_SIZE=WxH] [-DREMOVE_FIRST=dir] -P cli_check.cmake
 # Command arguments are separated by '|'. An EXPECT_FILE ending in .png must start with the PNG signature,
-# one ending in .ppm with "P6".
+# one ending in .ppm with "P6". EXPECT_IMAGE_SIZE checks the picture's width and height as its header
+# gives them (the PNG IHDR chunk, or the PPM header).
 string(REPLACE "|" ";" command "${COMMAND}")
 list(FILTER command EXCLUDE REGEX "^$")
 if(REMOVE_FIRST)
@@ -32,4 +33,29 @@ if(DEFINED EXPECT_FILE)
     message(FATAL_ERROR "${EXPECT_FILE} is not a binary PPM (starts with ${head})")
   endif()
   message("${EXPECT_FILE}: ${size} bytes")
+  if(DEFINED EXPECT_IMAGE_SIZE)
+    if(EXPECT_FILE MATCHES "\\.png$")
+      # the signature (8 bytes), the IHDR chunk's length and type (8), then width and height, big-endian
+      file(READ "${EXPECT_FILE}" ihdr OFFSET 8 LIMIT 16 HEX)
+      string(SUBSTRING "${ihdr}" 8 8 type)
+      string(SUBSTRING "${ihdr}" 16 8 width_hex)
+      string(SUBSTRING "${ihdr}" 24 8 height_hex)
+      if(NOT type STREQUAL "49484452")
+        message(FATAL_ERROR "${EXPECT_FILE}: the first chunk is not IHDR (${type})")
+      endif()
+      math(EXPR width "0x${width_hex}")
+      math(EXPR height "0x${height_hex}")
+    else()
+      file(READ "${EXPECT_FILE}" header LIMIT 32)
+      if(NOT header MATCHES "^P6[ \t\r\n]+([0-9]+)[ \t\r\n]+([0-9]+)")
+        message(FATAL_ERROR "${EXPECT_FILE}: no width and height in the PPM header")
+      endif()
+      set(width ${CMAKE_MATCH_1})
+      set(height ${CMAKE_MATCH_2})
+    endif()
+    if(NOT "${width}x${height}" STREQUAL "${EXPECT_IMAGE_SIZE}")
+      message(FATAL_ERROR "${EXPECT_FILE} is ${width}x${height}, expected ${EXPECT_IMAGE_SIZE}")
+    endif()
+    message("${EXPECT_FILE}: ${width}x${height} pixels")
+  endif()
 endif()

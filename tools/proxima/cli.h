@@ -1,7 +1,8 @@
 /* The proxima command-line tool: declarations shared by its source files.
  *
  * main.c dispatches to one function per subcommand; args.c holds the strict number and option parsing
- * and the usage text; demo.c, distance_cmd.c run the subcommands; image.h/image.c draw and write pictures.
+ * and the usage text; demo.c, distance_cmd.c and render.c run the subcommands; image.h/image.c draw and
+ * write pictures, render.h/render.c ray-cast pictures of meshes.
  *
  * Exit status: CLI_EXIT_OK on success, CLI_EXIT_FAILURE when a file cannot be read or a query fails,
  * CLI_EXIT_USAGE for bad command lines (the message and the usage go to stderr).
@@ -42,6 +43,9 @@ int cli_fail(const char* format, ...)
 /* Parse a whole argument as a finite float ("1.5", "-2e3"); false for "", "1.5x", "nan", "inf", "1e99". */
 bool cli_parse_float(const char* text, float* dest);
 
+/* Parse a whole argument as a decimal integer in [lo, hi]; false for "", "12x", "1.5" or out of range. */
+bool cli_parse_int(const char* text, int lo, int hi, int* dest);
+
 /* Parse the 7 numbers after option argv[*i] (x y z qx qy qz qw) into a pose and advance *i past them.
  * Returns CLI_EXIT_OK, or the CLI_EXIT_USAGE of a printed usage error (missing or non-numeric values,
  * a zero quaternion). The quaternion is normalized. */
@@ -56,3 +60,4 @@ const char* cli_exit_name(px_gjk_exit exit);
 /* Subcommands: argv[0] is the first argument after the subcommand name. Return the exit status. */
 int cli_demo(int argc, char** argv);
 int cli_distance(int argc, char** argv);
+int cli_render(int argc, char** argv);

@@ -3,8 +3,10 @@
  * A built-in scene of posed convex shapes on a floor (spheres, capsules, boxes, a rounded box, a cylinder,
  * a cone and three point-cloud hulls built here), optionally with the convex hull of an OBJ file's
  * vertices. For every pair it runs px_gjk_distance_world and px_gjk_overlap_world, timing each over
- * repeated calls, and prints a table and a summary; demo_field.c then draws the distance-field picture, and
- * demo_contacts.c runs the second section: contact manifolds of a small resting scene, with its picture. */
+ * repeated calls, and prints a table and a summary; demo_field.c then draws the distance-field picture,
+ * demo_contacts.c runs the second section: contact manifolds of a small resting scene, with its picture, and
+ * demo_mesh.c the third: a triangle mesh (a built-in level, or the --mesh file) with its BVH, a ray-cast
+ * picture and probes. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "demo.h"
@@ -464,6 +466,11 @@ int cli_demo(int argc, char** argv)
     {
         printf("\n");
         rc = demo_contacts(out_dir);
+    }
+    if (rc == CLI_EXIT_OK)
+    {
+        printf("\n");
+        rc = demo_mesh(out_dir, mesh_path != NULL ? &scene.mesh : NULL, mesh_path);
     }
     printf("done in %.0f ms\n", (demo_now_ns() - start) * 1e-6);
     px_obj_free(&scene.mesh);

@@ -1,5 +1,6 @@
 /* The `proxima demo` scene and pair results, shared by demo.c (scene, queries, table, summary),
- * demo_field.c (the distance-field picture) and demo_contacts.c (the contact-manifold section). */
+ * demo_field.c (the distance-field picture), demo_contacts.c (the contact-manifold section) and demo_mesh.c
+ * (the triangle-mesh section). */
 #pragma once
 
 #include "cli.h"
@@ -53,3 +54,8 @@ int demo_write_picture(const demo_scene* scene, const demo_pair* pairs, int pair
 /* The "contacts" section: contact manifolds of a small scene of resting bodies, printed as a table and
  * drawn to out_dir/demo_contacts.png (or .ppm). Returns CLI_EXIT_OK or a printed CLI_EXIT_FAILURE. */
 int demo_contacts(const char* out_dir);
+
+/* The "mesh" section: a triangle mesh's BVH statistics, its ray-cast picture out_dir/demo_render.png (or
+ * .ppm), ground-ray and closest-point probes and the time per query. The mesh is file (loaded from
+ * file_path) when not NULL, else a level built in. Returns CLI_EXIT_OK or a printed CLI_EXIT_FAILURE. */
+int demo_mesh(const char* out_dir, const px_obj_data* file, const char* file_path);
