@@ -67,7 +67,9 @@ static void ray_pre_init(ray_pre* r, const px_ray* ray)
     for (int k = 0; k < 3; ++k)
     {
         r->org[k] = ray->origin[k];
-        r->inv[k] = 1.0f / ray->direction[k]; /* +-inf for a zero component */
+        /* +-inf for a zero component (spelled out: a float division by zero is an error under UBSan) */
+        float d = ray->direction[k];
+        r->inv[k] = d != 0.0f ? 1.0f / d : copysignf(INFINITY, d);
         /* a negative direction (or -0) meets the box's max plane first */
         size_t lo = offsetof(pxi_mesh_node, bmin) + (size_t)k * PXI_MESH_WIDTH * sizeof(float);
         size_t hi = offsetof(pxi_mesh_node, bmax) + (size_t)k * PXI_MESH_WIDTH * sizeof(float);
