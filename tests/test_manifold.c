@@ -3,8 +3,10 @@
  * checked against a double-precision separating-axis test, capsules and spheres on boxes, capsule pairs,
  * hulls filled by hand (independent of the hull builder) and hulls from px_hull_create (random rocks on a
  * floor), feature-id stability under small motions and under swapping the shapes, the margin, rounded
- * boxes, the contact repair (a cylinder standing on a box), and bad input. Seeds are fixed; PX_TEST_SEED
- * replays another stream.
+ * boxes, the contact repair (a cylinder standing on a box), and bad input. Two boxes take their own
+ * closed-form path (manifold_box.c), checked against the general path on the same boxes, stacks against
+ * rectangle overlaps clipped in double, crossing edges, rounded boxes, swapped order and random small
+ * motions. Seeds are fixed; PX_TEST_SEED replays another stream.
  *
  * Invariants checked on every manifold (check_invariants): unit normal; 0..4 points; distinct ids;
  * separation <= margin; point_b = point_a + separation * normal; point_a on A's surface and point_b on B's
@@ -1524,6 +1526,789 @@ static int single_point_pairs(void)
     return 0;
 }
 
+/* ----------------------------------------------------------------------------------------------------- */
+/* Two boxes: the closed-form path (manifold_box.c) against independent expectations */
+
+#define PXT_EDGE 2u /* feature kind of an edge (manifold.h) */
+
+/* The world pose of a child given in a parent pose's frame (position and rotation in that frame), in
+ * double, rounded to float at the end. */
+static px_transform child_pose(const px_transform* parent, const double local_p[3], const double local_q[4])
+{
+    double qp[4], pp[3], p[3], q[4];
+    pose_to_double(parent, qp, pp);
+    dquat_rotate(qp, local_p, p);
+    for (int k = 0; k < 3; ++k)
+    {
+        p[k] += pp[k];
+    }
+    dquat_mul(qp, local_q, q);
+    return make_pose(p[0], p[1], p[2], q);
+}
+
+/* Unit world vector n is a face normal of the posed box t (either sign), within tol. */
+static bool is_face_normal(const px_transform* t, const float n[3], double tol)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        double e[3] = {0, 0, 0}, w[3];
+        e[k] = 1.0;
+        pose_vector(t, e, w);
+        double d = (double)n[0] * w[0] + (double)n[1] * w[1] + (double)n[2] * w[2];
+        if (fabs(fabs(d) - 1.0) <= tol)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The feature kinds of an id's two feature bytes (A's, B's). */
+static unsigned id_kind_a(uint32_t id)
+{
+    return (id >> 14) & 3u;
+}
+
+static unsigned id_kind_b(uint32_t id)
+{
+    return (id >> 6) & 3u;
+}
+
+/* An id with its A and B halves exchanged: what the same point is called with the shapes swapped. */
+static uint32_t id_swapped(uint32_t id)
+{
+    return (id >> 24 & 0xFFu) << 16 | (id >> 16 & 0xFFu) << 24 | (id >> 8 & 0xFFu) | (id & 0xFFu) << 8;
+}
+
+/* True when some point of m is within tol of the margin (its keeping is decided by rounding). */
+static bool near_margin(const px_manifold* m, float margin, double tol)
+{
+    for (int i = 0; i < m->count; ++i)
+    {
+        if (fabs((double)m->points[i].separation - (double)margin) <= tol)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+static double deepest(const px_manifold* m)
+{
+    double d = INFINITY;
+    for (int i = 0; i < m->count; ++i)
+    {
+        d = fmin(d, (double)m->points[i].separation);
+    }
+    return d;
+}
+
+/* Box B on A's +y face in A's frame: yawed, tilted by up to tilt_max about a random horizontal axis, at a
+ * random offset over (and past) the face, its lowest point at gap from A's top (radii included). */
+static px_transform box_on_face(px_rng* rng, const px_shape* a, const px_transform* ta, const px_shape* b,
+                                double tilt_max, double gap, double overhang)
+{
+    const float* ha = a->box.half_extents;
+    const float* hb = b->box.half_extents;
+    double yaw[4], tilt[4], q[4];
+    dquat_axis_angle(0, 1, 0, px_rng_range(rng, -MF_PI, MF_PI), yaw);
+    dquat_axis_angle(px_rng_range(rng, -1, 1), 0, px_rng_range(rng, -1, 1), px_rng_range(rng, 0, tilt_max),
+                     tilt);
+    dquat_mul(tilt, yaw, q);
+    double lowest = INFINITY;
+    for (int c = 0; c < 8; ++c)
+    {
+        double l[3] = {(c & 1) ? hb[0] : -hb[0], (c & 2) ? hb[1] : -hb[1], (c & 4) ? hb[2] : -hb[2]}, r[3];
+        dquat_rotate(q, l, r);
+        lowest = fmin(lowest, r[1]);
+    }
+    double p[3] = {px_rng_range(rng, -overhang, overhang) * ha[0],
+                   (double)ha[1] - lowest + gap + (double)a->radius + (double)b->radius,
+                   px_rng_range(rng, -overhang, overhang) * ha[2]};
+    return child_pose(ta, p, q);
+}
+
+/* The closed-form path against the general one on the same boxes (config.contact.analytic = false makes
+ * px_manifold_world take the path every polytope takes: GJK or EPA for the normal, faces found by scanning).
+ * Families: boxes resting with tilts up to 0.02 rad and up to 0.3 rad, from 3e-3 deep to 1.3 margins apart
+ * (so the exact, the certified and the fallback cases all occur), offsets past the face edges; and rounded
+ * boxes resting. The two must agree on the count, the deepest separation (after a reduction to four, to
+ * the reduction's tie) and the normal, or else the closed-form path's normal is a face normal of A or B
+ * within the snap angle of the general path's (see below; the faces clipped, and so the count, may then
+ * differ, and the depths to 1e-4); ids agree whenever no reduction to four
+ * took place (ties in the reduction's areas may pick another fourth point), and in 99% of all trials. The
+ * closed-form path's single edge-edge point (an edge axis away from every face) is its own answer: where
+ * the general path clips more points it is only counted (never in the near-flat family), and its id names
+ * the edges canonically. */
+static int box_paths_agree(void)
+{
+    px_rng rng = px_rng_seeded(0x6d616e34ull);
+    px_manifold_config fast = px_manifold_default_config(), slow = fast;
+    slow.contact.analytic = false;
+    const char* names[3] = {"resting", "tilted", "rounded"};
+    for (int family = 0; family < 3; ++family)
+    {
+        int compared = 0, ids_equal = 0, edge_points = 0, empty = 0;
+        for (int trial = 0; trial < 3000; ++trial)
+        {
+            float ha[3], hb[3];
+            for (int k = 0; k < 3; ++k)
+            {
+                ha[k] = (float)px_rng_range(&rng, 0.2, 1.5);
+                hb[k] = (float)px_rng_range(&rng, 0.1, 1.0);
+            }
+            px_shape a = px_shape_box(ha), b = px_shape_box(hb);
+            if (family == 2)
+            {
+                a.radius = (float)px_rng_range(&rng, 0.0, 0.1);
+                b.radius = (float)px_rng_range(&rng, 0.0, 0.1);
+            }
+            double qa[4];
+            px_rng_quat(&rng, qa);
+            px_transform ta = make_pose(px_rng_range(&rng, -3, 3), px_rng_range(&rng, -3, 3),
+                                        px_rng_range(&rng, -3, 3), qa);
+            double gap = px_rng_range(&rng, -3e-3, 1.3 * (double)fast.margin);
+            px_transform tb = box_on_face(&rng, &a, &ta, &b, family == 1 ? 0.3 : 0.02, gap, 1.0);
+            px_manifold m1, m2;
+            char label[48];
+            snprintf(label, sizeof(label), "%s trial %d", names[family], trial);
+            PX_CHECK_STATUS(px_manifold_world(&a, &ta, &b, &tb, &fast, &m1), PX_OK);
+            PX_CHECK(px_manifold_world(&a, &ta, &b, &tb, &slow, &m2) >= 0);
+            PX_CHECK(check_invariants(label, &a, &ta, &b, &tb, &m1, fast.margin) == 0);
+            if (near_margin(&m1, fast.margin, 1e-5) || near_margin(&m2, fast.margin, 1e-5))
+            {
+                continue;
+            }
+            /* the closed-form path's edge-edge point: its own answer when the general path clips more points;
+             * when it finds the one point too, it names it by its clip faces, not by the edge's canonical
+             * face */
+            bool edge_point = m1.count == 1 && id_kind_a(m1.points[0].id) == PXT_EDGE &&
+                              id_kind_b(m1.points[0].id) == PXT_EDGE;
+            if (edge_point && m2.count != 1)
+            {
+                edge_points++;
+                continue;
+            }
+            bool bad = false;
+            double tol = family == 2 ? 1e-4 + 1e-3 * fabs(deepest(&m1)) : 2e-5;
+            if (m1.count == 4)
+            {
+                tol +=
+                    0.05 * (double)fast.margin; /* the reduction keeps a point within this of the deepest */
+            }
+            if (!bad && m1.count > 0)
+            {
+                double e = 0.0;
+                for (int k = 0; k < 3; ++k)
+                {
+                    e = fmax(e, fabs((double)m1.normal[k] - (double)m2.normal[k]));
+                }
+                /* Another normal is fine when it is a face normal of A or B within the snap angle (1 - cos <=
+                 * 1e-3) of the general path's: the reference choice near a tie of A's and B's faces, and the
+                 * closed-form path preferring a face within the snap angle where the general path keeps A's
+                 * face outside it and clips along the contact normal. */
+                double cosine = (double)m1.normal[0] * m2.normal[0] + (double)m1.normal[1] * m2.normal[1] +
+                                (double)m1.normal[2] * m2.normal[2];
+                bool tie = e > 1e-5 &&
+                           (is_face_normal(&ta, m1.normal, 1e-5) || is_face_normal(&tb, m1.normal, 1e-5)) &&
+                           cosine >= 1.0 - 1.01e-3;
+                bad = (e > 1e-5 && !tie) || !(fabs(deepest(&m1) - deepest(&m2)) <= tol + (tie ? 1e-4 : 0.0));
+                /* with the same reference face the clips agree; with another they may not */
+                bool same = tie || same_id_set(&m1, &m2) || edge_point;
+                ids_equal += same;
+                bad = bad || (!tie && m1.count != m2.count) || (!same && m1.count < 4);
+            }
+            else
+            {
+                bad = m2.count != 0; /* apart for both */
+            }
+            empty += m1.count == 0;
+            compared++;
+            if (bad)
+            {
+                print_manifold(label, &m1);
+                print_manifold("  general path", &m2);
+                fprintf(stderr,
+                        "  face normals: box path's of A %d of B %d, general path's of A %d of B %d\n",
+                        is_face_normal(&ta, m1.normal, 1e-5), is_face_normal(&tb, m1.normal, 1e-5),
+                        is_face_normal(&ta, m2.normal, 1e-5), is_face_normal(&tb, m2.normal, 1e-5));
+                return 1;
+            }
+        }
+        if (!(ids_equal >= (int)(0.99 * (compared - empty))) || !(compared > 2000))
+        {
+            fprintf(stderr, "%s: %d compared, %d empty, %d with equal ids\n", names[family], compared, empty,
+                    ids_equal);
+            return 1;
+        }
+        if (family == 0 && !(edge_points == 0))
+        {
+            fprintf(stderr, "%s: %d single edge points where the general path clips\n", names[family],
+                    edge_points);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A convex polygon in (x, z) clipped to another, both counter-clockwise seen from +y, in double
+ * (Sutherland-Hodgman). */
+static int dclip_convex(const double (*in)[2], int n, const double (*clip)[2], int m, double (*out)[2])
+{
+    double buf[2][32][2];
+    memcpy(buf[0], in, sizeof(double) * 2 * (size_t)n);
+    int cur = 0;
+    for (int e = 0; e < m && n > 0; ++e)
+    {
+        const double* p0 = clip[e];
+        const double* p1 = clip[(e + 1) % m];
+        /* inside: to the left of p0 -> p1 seen from +y, i.e. cross((p1 - p0), (x - p0)) . (+y) >= 0 with
+         * cross_y(a, b) = a_z b_x - a_x b_z */
+        int k = 0;
+        for (int i = 0; i < n && k < 30; ++i)
+        {
+            const double* a = buf[cur][i];
+            const double* b = buf[cur][(i + 1) % n];
+            double da = (p1[1] - p0[1]) * (a[0] - p0[0]) - (p1[0] - p0[0]) * (a[1] - p0[1]);
+            double db = (p1[1] - p0[1]) * (b[0] - p0[0]) - (p1[0] - p0[0]) * (b[1] - p0[1]);
+            if (da >= 0.0)
+            {
+                buf[1 - cur][k][0] = a[0];
+                buf[1 - cur][k][1] = a[1];
+                ++k;
+            }
+            if ((da > 0.0 && db < 0.0) || (da < 0.0 && db > 0.0))
+            {
+                double t = da / (da - db);
+                buf[1 - cur][k][0] = a[0] + t * (b[0] - a[0]);
+                buf[1 - cur][k][1] = a[1] + t * (b[1] - a[1]);
+                ++k;
+            }
+        }
+        n = k;
+        cur = 1 - cur;
+    }
+    memcpy(out, buf[cur], sizeof(double) * 2 * (size_t)n);
+    return n;
+}
+
+/* The horizontal face of a yawed box (y_sign +1: top, -1: bottom) as an (x, z) polygon, counter-clockwise
+ * seen from +y (the clipper's orientation). */
+static void dface_xz(const float* h, const px_transform* t, double (*out)[2])
+{
+    const double cs[4][2] = {{-1, -1}, {-1, 1}, {1, 1}, {1, -1}}; /* counter-clockwise seen from +y */
+    for (int i = 0; i < 4; ++i)
+    {
+        double l[3] = {cs[i][0] * h[0], 0.0, cs[i][1] * h[2]}, w[3];
+        pose_point(t, l, w);
+        out[i][0] = w[0];
+        out[i][1] = w[2];
+    }
+}
+
+/* Stacks of four yawed boxes of random sizes, each sunk a little into the one below, at three scales.
+ * Neighbours: exactly min(4, n) points where n is the vertex count of the overlap of the two rectangles
+ * (clipped here in double), each at one of its vertices, all at the sink depth, the normal exactly
+ * vertical (neighbours side by side, with no overlap, may still be within the margin: no penetration then).
+ * Boxes further apart: no points, and a normal along which they are separated (double). */
+static int box_stacks(void)
+{
+    px_rng rng = px_rng_seeded(0x6d616e35ull);
+    px_manifold_config config = px_manifold_default_config();
+    const double scales[3] = {0.05, 1.0, 20.0};
+    int by_count[5] = {0, 0, 0, 0, 0};
+    for (int trial = 0; trial < 300; ++trial)
+    {
+        const double s = scales[trial % 3];
+        px_shape boxes[4];
+        px_transform poses[4];
+        double y = 0.0, sink = 1e-3 * s;
+        for (int i = 0; i < 4; ++i)
+        {
+            float h[3] = {(float)(s * px_rng_range(&rng, 0.2, 1.5)),
+                          (float)(s * px_rng_range(&rng, 0.1, 0.6)),
+                          (float)(s * px_rng_range(&rng, 0.2, 1.5))};
+            boxes[i] = px_shape_box(h);
+            double yaw[4];
+            dquat_axis_angle(0, 1, 0, px_rng_range(&rng, -MF_PI, MF_PI), yaw);
+            y += (i == 0 ? 0.0 : (double)h[1] - sink);
+            double x = i == 0 ? 0.0 : px_rng_range(&rng, -0.6, 0.6) * s,
+                   z = i == 0 ? 0.0 : px_rng_range(&rng, -0.6, 0.6) * s;
+            poses[i] = make_pose(x, y, z, yaw);
+            y = (double)poses[i].p[1] + (double)h[1];
+        }
+        const double tol = 2e-5 * s;
+        for (int i = 0; i < 4; ++i)
+        {
+            for (int j = 0; j < 4; ++j)
+            {
+                if (i == j)
+                {
+                    continue;
+                }
+                px_manifold m;
+                char label[64];
+                snprintf(label, sizeof(label), "stack %d (scale %g) %d/%d", trial, s, i, j);
+                PX_CHECK_STATUS(px_manifold_world(&boxes[i], &poses[i], &boxes[j], &poses[j], &config, &m),
+                                PX_OK);
+                if (s == 1.0)
+                {
+                    PX_CHECK(check_invariants(label, &boxes[i], &poses[i], &boxes[j], &poses[j], &m,
+                                              config.margin) == 0);
+                }
+                if (abs(i - j) != 1)
+                {
+                    double n[3] = {m.normal[0], m.normal[1], m.normal[2]};
+                    double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+                    double o = dbox_overlap(boxes[i].box.half_extents, &poses[i], boxes[j].box.half_extents,
+                                            &poses[j], n);
+                    if (m.count != 0 || !(fabs(nn - 1.0) <= 1e-5) || !(o < -(double)config.margin))
+                    {
+                        print_manifold(label, &m);
+                        fprintf(stderr, "  overlap along the normal %.7g\n", o);
+                        return 1;
+                    }
+                    continue;
+                }
+                /* the overlap polygon: the upper box's bottom face clipped to the lower box's top face */
+                int lo = i < j ? i : j, up = i < j ? j : i;
+                double top[4][2], bottom[4][2], poly[32][2];
+                dface_xz(boxes[lo].box.half_extents, &poses[lo], top);
+                dface_xz(boxes[up].box.half_extents, &poses[up], bottom);
+                int n = dclip_convex((const double(*)[2])bottom, 4, (const double(*)[2])top, 4, poly);
+                int expect = n < 4 ? n : 4;
+                if (n == 0)
+                {
+                    /* side by side: no overlap, though they may be within the margin of each other */
+                    PX_CHECK(m.count == 0 || deepest(&m) >= -tol);
+                    continue;
+                }
+                /* a sliver of overlap, narrower than the sink: pushing sideways is shorter (the double
+                 * separating-axis minimum is not the vertical), a contact of another kind */
+                const double vertical[3] = {0, 1, 0};
+                if (dbox_depth(boxes[i].box.half_extents, &poses[i], boxes[j].box.half_extents, &poses[j]) <
+                    dbox_overlap(boxes[i].box.half_extents, &poses[i], boxes[j].box.half_extents, &poses[j],
+                                 vertical) -
+                        1e-9 * s)
+                {
+                    continue;
+                }
+                bool bad = m.count != expect || !(fabs((double)m.normal[1] - (i < j ? 1.0 : -1.0)) <= 1e-6);
+                /* the depth of the float poses, in double */
+                double surface = (double)poses[lo].p[1] + (double)boxes[lo].box.half_extents[1];
+                double depth = surface - ((double)poses[up].p[1] - (double)boxes[up].box.half_extents[1]);
+                for (int k = 0; k < m.count && !bad; ++k)
+                {
+                    const float* on_upper = i < j ? m.points[k].point_b : m.points[k].point_a;
+                    bool vertex = false;
+                    /* a crossing of nearly parallel edges is ill-conditioned along them: a looser match */
+                    for (int v = 0; v < n; ++v)
+                    {
+                        vertex = vertex || (fabs((double)on_upper[0] - poly[v][0]) <= 10.0 * tol &&
+                                            fabs((double)on_upper[2] - poly[v][1]) <= 10.0 * tol);
+                    }
+                    bad = !vertex || !(fabs((double)m.points[k].separation + depth) <= tol) ||
+                          !(fabs((double)on_upper[1] - (surface - depth)) <= tol);
+                }
+                if (bad)
+                {
+                    print_manifold(label, &m);
+                    fprintf(stderr, "  overlap polygon: %d vertices, depth %.7g\n", n, depth);
+                    for (int v = 0; v < n; ++v)
+                    {
+                        fprintf(stderr, "    (%.7g, %.7g)\n", poly[v][0], poly[v][1]);
+                    }
+                    return 1;
+                }
+                by_count[expect]++;
+            }
+        }
+    }
+    /* both counts a rectangle overlap can give occurred (its polygon has 0 or 3 to 8 vertices) */
+    for (int c = 3; c <= 4; ++c)
+    {
+        if (by_count[c] < 10)
+        {
+            fprintf(stderr, "only %d neighbour pairs with %d points\n", by_count[c], c);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Two edges crossing: A turned 45 degrees about z (its top is an edge along z), B turned 45 degrees about
+ * x and then by an angle about y (its bottom is an edge crossing A's at that angle), the whole pair turned
+ * and moved at random. Penetrating by d: one point, on A's edge, at separation -d, the normal along the
+ * edges' common perpendicular, both features edges. Apart by less than the margin: the same point at +d
+ * (the edge pair certified as the closest features). Farther apart: no points, the normal still that axis.
+ * Swapped: the same point from the other side, halves of the id exchanged. Small motions keep the id. */
+static int box_edge_edge(void)
+{
+    px_rng rng = px_rng_seeded(0x6d616e36ull);
+    px_manifold_config config = px_manifold_default_config();
+    const double r2 = sqrt(2.0);
+    for (int trial = 0; trial < 300; ++trial)
+    {
+        double a = px_rng_range(&rng, 0.2, 0.6), b = px_rng_range(&rng, 0.2, 0.6);
+        float ha[3] = {(float)a, (float)a, (float)px_rng_range(&rng, 0.8, 1.5)};
+        float hb[3] = {(float)px_rng_range(&rng, 0.8, 1.5), (float)b, (float)b};
+        px_shape sa = px_shape_box(ha), sb = px_shape_box(hb);
+        double d;
+        int kind = trial % 3; /* 0 penetrating, 1 apart within the margin, 2 beyond it */
+        if (kind == 0)
+        {
+            d = -px_rng_range(&rng, 1e-4, 0.05);
+        }
+        else if (kind == 1)
+        {
+            d = px_rng_range(&rng, 1e-4, 0.8 * (double)config.margin);
+        }
+        else
+        {
+            d = px_rng_range(&rng, 1.5, 3.0) * (double)config.margin;
+        }
+        /* in the pair's frame: A at the origin, its top edge along z at height a sqrt 2; B above */
+        double qz[4], qx[4], qy[4], qb[4], world[4];
+        dquat_axis_angle(0, 0, 1, 0.25 * MF_PI, qz);
+        dquat_axis_angle(1, 0, 0, 0.25 * MF_PI, qx);
+        dquat_axis_angle(0, 1, 0, px_rng_range(&rng, 0.3, 1.3) * (trial % 2 ? 1.0 : -1.0), qy);
+        dquat_mul(qy, qx, qb);
+        px_rng_quat(&rng, world);
+        px_transform frame =
+            make_pose(px_rng_range(&rng, -2, 2), px_rng_range(&rng, -2, 2), px_rng_range(&rng, -2, 2), world);
+        double zero[3] = {0, 0, 0}, pb[3] = {0, a * r2 + b * r2 + d, 0};
+        px_transform ta = child_pose(&frame, zero, qz), tb = child_pose(&frame, pb, qb);
+        /* expected, from the float poses: the normal is A's edge direction crossed with B's */
+        double ea[3], eb[3], n[3], ez[3] = {0, 0, 1}, ex[3] = {1, 0, 0};
+        pose_vector(&ta, ez, ea);
+        pose_vector(&tb, ex, eb);
+        n[0] = ea[1] * eb[2] - ea[2] * eb[1];
+        n[1] = ea[2] * eb[0] - ea[0] * eb[2];
+        n[2] = ea[0] * eb[1] - ea[1] * eb[0];
+        double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]), up[3] = {0, 1, 0}, wup[3];
+        pose_vector(&frame, up, wup);
+        double sgn = (n[0] * wup[0] + n[1] * wup[1] + n[2] * wup[2]) < 0.0 ? -1.0 : 1.0;
+        for (int k = 0; k < 3; ++k)
+        {
+            n[k] *= sgn / nl;
+        }
+        double expect_a[3];
+        px_manifold m, s;
+        char label[48];
+        snprintf(label, sizeof(label), "edge trial %d", trial);
+        PX_CHECK_STATUS(px_manifold_world(&sa, &ta, &sb, &tb, &config, &m), PX_OK);
+        PX_CHECK_STATUS(px_manifold_world(&sb, &tb, &sa, &ta, &config, &s), PX_OK);
+        PX_CHECK(check_invariants(label, &sa, &ta, &sb, &tb, &m, config.margin) == 0);
+        PX_CHECK(check_invariants(label, &sb, &tb, &sa, &ta, &s, config.margin) == 0);
+        double e = 0.0;
+        for (int k = 0; k < 3; ++k)
+        {
+            e = fmax(e, fabs((double)m.normal[k] - n[k]));
+        }
+        if (kind == 2)
+        {
+            if (m.count != 0 || s.count != 0 || !(e <= 1e-5))
+            {
+                print_manifold(label, &m);
+                return 1;
+            }
+            continue;
+        }
+        /* the crossing: A's top edge point (in the pair's frame (0, a sqrt 2, 0)) */
+        double top[3] = {0, a * r2, 0};
+        pose_point(&frame, top, expect_a);
+        bool bad = m.count != 1 || s.count != 1 || !(e <= 1e-5) || id_kind_a(m.points[0].id) != PXT_EDGE ||
+                   id_kind_b(m.points[0].id) != PXT_EDGE ||
+                   !(fabs((double)m.points[0].separation - d) <= 2e-5) ||
+                   find_point(&m, 0, expect_a, 2e-5) != 0;
+        if (!bad)
+        {
+            /* swapped: the same pair of points, the other way round */
+            double pa_m[3] = {m.points[0].point_a[0], m.points[0].point_a[1], m.points[0].point_a[2]};
+            bad = s.points[0].id != id_swapped(m.points[0].id) || find_point(&s, 1, pa_m, 2e-5) != 0 ||
+                  !(fabs((double)s.points[0].separation - d) <= 2e-5);
+        }
+        for (int step = 0; step < 20 && !bad; ++step)
+        {
+            double axis[3], dq[4], q2[4], qw[4], pw[3];
+            px_rng_unit_vector(&rng, axis);
+            dquat_axis_angle(axis[0], axis[1], axis[2], px_rng_range(&rng, -1e-4, 1e-4), dq);
+            pose_to_double(&tb, qw, pw);
+            dquat_mul(dq, qw, q2);
+            px_transform moved =
+                make_pose(pw[0] + px_rng_range(&rng, -1e-5, 1e-5), pw[1] + px_rng_range(&rng, -1e-5, 1e-5),
+                          pw[2] + px_rng_range(&rng, -1e-5, 1e-5), q2);
+            px_manifold mm;
+            PX_CHECK_STATUS(px_manifold_world(&sa, &ta, &sb, &moved, &config, &mm), PX_OK);
+            bad = mm.count != 1 || mm.points[0].id != m.points[0].id;
+            if (bad)
+            {
+                print_manifold("moved", &mm);
+            }
+        }
+        if (bad)
+        {
+            print_manifold(label, &m);
+            print_manifold("swapped", &s);
+            fprintf(stderr, "  expected separation %.7g, normal (%.7g %.7g %.7g), point (%.7g %.7g %.7g)\n",
+                    d, n[0], n[1], n[2], expect_a[0], expect_a[1], expect_a[2]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Rounded boxes resting flat, yawed, the smaller one wholly over the larger one's face: four points at the
+ * depth of the rounded surfaces, the normal vertical, each point on its rounded surface (invariants). The
+ * cores are apart by the radii less that depth (the certified path), or overlap when the depth is larger
+ * than the radii. */
+static int box_rounded_resting(void)
+{
+    px_rng rng = px_rng_seeded(0x6d616e37ull);
+    px_manifold_config config = px_manifold_default_config();
+    for (int trial = 0; trial < 400; ++trial)
+    {
+        float ha[3] = {(float)px_rng_range(&rng, 1.0, 1.5), (float)px_rng_range(&rng, 0.2, 0.5),
+                       (float)px_rng_range(&rng, 1.0, 1.5)};
+        float hb[3] = {(float)px_rng_range(&rng, 0.1, 0.4), (float)px_rng_range(&rng, 0.1, 0.5),
+                       (float)px_rng_range(&rng, 0.1, 0.4)};
+        px_shape a = px_shape_box(ha), b = px_shape_box(hb);
+        a.radius = (float)px_rng_range(&rng, 0.0, 0.1);
+        b.radius = (float)px_rng_range(&rng, 0.0, 0.1);
+        double depth = trial % 4 == 0 ? px_rng_range(&rng, 0.0, 0.3)
+                                      : px_rng_range(&rng, -(double)config.margin * 0.8, 2e-3);
+        double yaw[4], qa[4];
+        dquat_axis_angle(0, 1, 0, px_rng_range(&rng, -MF_PI, MF_PI), yaw);
+        px_rng_quat(&rng, qa);
+        px_transform ta =
+            make_pose(px_rng_range(&rng, -2, 2), px_rng_range(&rng, -2, 2), px_rng_range(&rng, -2, 2), qa);
+        double p[3] = {px_rng_range(&rng, -0.3, 0.3),
+                       (double)ha[1] + (double)hb[1] + (double)a.radius + (double)b.radius - depth,
+                       px_rng_range(&rng, -0.3, 0.3)};
+        px_transform tb = child_pose(&ta, p, yaw);
+        px_manifold m;
+        char label[48];
+        snprintf(label, sizeof(label), "rounded trial %d", trial);
+        PX_CHECK_STATUS(px_manifold_world(&a, &ta, &b, &tb, &config, &m), PX_OK);
+        PX_CHECK(check_invariants(label, &a, &ta, &b, &tb, &m, config.margin) == 0);
+        double up[3] = {0, 1, 0}, n[3];
+        pose_vector(&ta, up, n);
+        double e = 0.0;
+        for (int k = 0; k < 3; ++k)
+        {
+            e = fmax(e, fabs((double)m.normal[k] - n[k]));
+        }
+        bool bad = m.count != 4 || !(e <= 1e-5);
+        for (int k = 0; k < m.count && !bad; ++k)
+        {
+            bad = !(fabs((double)m.points[k].separation + depth) <= 5e-5);
+        }
+        if (bad)
+        {
+            print_manifold(label, &m);
+            fprintf(stderr, "  expected 4 points at %.7g\n", -depth);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Random box pairs, resting (tilted up to 0.02 rad, over and past the face) and overlapping at random:
+ * swapping A and B gives the same points from the other side. Same count; when there are points, opposite
+ * normals (or, on a near tie of the reference faces, each order's own A face normal: "A keeps near ties");
+ * when no reduction to four took place (fewer than four points, or a flat pair whose overlap has
+ * at most four vertices), the ids with their halves exchanged, and for the flat ones (faces parallel, so
+ * the reference face does not matter) each swapped point's point_a at the original's point_b. (Beyond
+ * four, which four are kept may depend on the order: equally deep points tie, and the clipped polygon
+ * starts from the reference face's side.) */
+static int box_swap_order(void)
+{
+    px_rng rng = px_rng_seeded(0x6d616e38ull);
+    px_manifold_config config = px_manifold_default_config();
+    int with_points = 0, ties = 0;
+    for (int trial = 0; trial < 2000; ++trial)
+    {
+        float ha[3], hb[3];
+        for (int k = 0; k < 3; ++k)
+        {
+            ha[k] = (float)px_rng_range(&rng, 0.2, 1.5);
+            hb[k] = (float)px_rng_range(&rng, 0.1, 1.0);
+        }
+        px_shape a = px_shape_box(ha), b = px_shape_box(hb);
+        double qa[4];
+        px_rng_quat(&rng, qa);
+        px_transform ta =
+            make_pose(px_rng_range(&rng, -2, 2), px_rng_range(&rng, -2, 2), px_rng_range(&rng, -2, 2), qa);
+        int kind = trial % 3; /* 0 flat, 1 tilted, 2 random overlap */
+        px_transform tb;
+        if (kind < 2)
+        {
+            tb = box_on_face(&rng, &a, &ta, &b, kind == 0 ? 0.0 : 0.02, px_rng_range(&rng, -3e-3, 4e-3), 1.0);
+        }
+        else
+        {
+            double qb[4], dir[3];
+            px_rng_quat(&rng, qb);
+            px_rng_unit_vector(&rng, dir);
+            double reach =
+                px_rng_range(&rng, 0.2, 1.0) * (ha[0] + ha[1] + ha[2] + hb[0] + hb[1] + hb[2]) / 2.0;
+            tb = make_pose(ta.p[0] + reach * dir[0], ta.p[1] + reach * dir[1], ta.p[2] + reach * dir[2], qb);
+        }
+        px_manifold ab, ba;
+        char label[48];
+        snprintf(label, sizeof(label), "swap trial %d", trial);
+        PX_CHECK_STATUS(px_manifold_world(&a, &ta, &b, &tb, &config, &ab), PX_OK);
+        PX_CHECK_STATUS(px_manifold_world(&b, &tb, &a, &ta, &config, &ba), PX_OK);
+        if (near_margin(&ab, config.margin, 1e-5) || near_margin(&ba, config.margin, 1e-5))
+        {
+            continue;
+        }
+        bool bad = ab.count != ba.count;
+        bool reduced = ab.count == 4;
+        if (kind == 0 && ab.count == 4)
+        {
+            /* flat: the overlap of B's bottom and A's top in A's frame, where both are horizontal */
+            double qa_d[4], pa_d[3], qb_d[4], pb_d[3], ca[4] = {0, 0, 0, 1}, qr[4], d[3], pr[3];
+            pose_to_double(&ta, qa_d, pa_d);
+            pose_to_double(&tb, qb_d, pb_d);
+            double qa_c[4] = {-qa_d[0], -qa_d[1], -qa_d[2], qa_d[3]};
+            dquat_mul(qa_c, qb_d, qr);
+            for (int k = 0; k < 3; ++k)
+            {
+                d[k] = pb_d[k] - pa_d[k];
+            }
+            dquat_rotate(qa_c, d, pr);
+            px_transform rel = make_pose(pr[0], pr[1], pr[2], qr);
+            px_transform origin = make_pose(0, 0, 0, ca);
+            double top[4][2], bottom[4][2], poly[32][2];
+            dface_xz(ha, &origin, top);
+            dface_xz(hb, &rel, bottom);
+            reduced = dclip_convex((const double(*)[2])bottom, 4, (const double(*)[2])top, 4, poly) > 4;
+        }
+        if (!bad && ab.count > 0)
+        {
+            with_points++;
+            double e = 0.0;
+            for (int k = 0; k < 3; ++k)
+            {
+                e = fmax(e, fabs((double)ab.normal[k] + (double)ba.normal[k]));
+            }
+            /* a reference near tie: A keeps it, so each order may take its own A's face (both face normals)
+             */
+            bool tie = e > 1e-5 &&
+                       (is_face_normal(&ta, ab.normal, 1e-5) || is_face_normal(&tb, ab.normal, 1e-5)) &&
+                       (is_face_normal(&ta, ba.normal, 1e-5) || is_face_normal(&tb, ba.normal, 1e-5));
+            ties += tie;
+            bad = !(e <= 1e-5) && !tie;
+            for (int i = 0; i < ab.count && !bad && !reduced && !tie; ++i)
+            {
+                int j = -1;
+                for (int k = 0; k < ba.count; ++k)
+                {
+                    j = ba.points[k].id == id_swapped(ab.points[i].id) ? k : j;
+                }
+                bad = j < 0;
+                if (!bad && kind == 0)
+                {
+                    double pb[3] = {ab.points[i].point_b[0], ab.points[i].point_b[1],
+                                    ab.points[i].point_b[2]};
+                    bad = find_point(&ba, 0, pb, 2e-5) != j ||
+                          !(fabs((double)ab.points[i].separation - (double)ba.points[j].separation) <= 2e-5);
+                }
+            }
+        }
+        if (bad)
+        {
+            print_manifold(label, &ab);
+            print_manifold("  swapped", &ba);
+            return 1;
+        }
+    }
+    /* ties need the two faces within about 2e-3 rad (PXI_REFERENCE_ABS): a tenth of the tilted trials */
+    if (!(with_points > 800 && ties < with_points / 8))
+    {
+        fprintf(stderr, "%d trials with points, %d reference ties\n", with_points, ties);
+        return 1;
+    }
+    return 0;
+}
+
+/* Random flat resting pairs whose overlap is a polygon of at most four vertices (no reduction), none of
+ * them within 4e-3 of another feature (so that the topology cannot change): a hundred small motions each
+ * (rotations up to 1e-3 rad, translations up to 1e-4) keep the count and the ids. */
+static int box_id_stability_random(void)
+{
+    px_rng rng = px_rng_seeded(0x6d616e39ull);
+    px_manifold_config config = px_manifold_default_config();
+    int tested = 0;
+    for (int trial = 0; trial < 400 && tested < 60; ++trial)
+    {
+        float ha[3] = {(float)px_rng_range(&rng, 0.5, 1.5), (float)px_rng_range(&rng, 0.2, 0.5),
+                       (float)px_rng_range(&rng, 0.5, 1.5)};
+        float hb[3] = {(float)px_rng_range(&rng, 0.2, 0.8), (float)px_rng_range(&rng, 0.2, 0.5),
+                       (float)px_rng_range(&rng, 0.2, 0.8)};
+        px_shape a = px_shape_box(ha), b = px_shape_box(hb);
+        px_transform ta = make_pose(0, 0, 0, NULL);
+        double yaw[4];
+        dquat_axis_angle(0, 1, 0, px_rng_range(&rng, -MF_PI, MF_PI), yaw);
+        double p[3] = {px_rng_range(&rng, -1.2, 1.2) * ha[0], (double)ha[1] + (double)hb[1] - 1e-3,
+                       px_rng_range(&rng, -1.2, 1.2) * ha[2]};
+        px_transform tb = make_pose(p[0], p[1], p[2], yaw);
+        /* the overlap polygon and its distance to a topology change: each rectangle's corners against the
+         * other's edges */
+        double top[4][2], bottom[4][2], poly[32][2];
+        dface_xz(ha, &ta, top);
+        dface_xz(hb, &tb, bottom);
+        int n = dclip_convex((const double(*)[2])bottom, 4, (const double(*)[2])top, 4, poly);
+        double clearance = INFINITY;
+        for (int r = 0; r < 2; ++r)
+        {
+            const double(*c)[2] = r == 0 ? (const double(*)[2])top : (const double(*)[2])bottom;
+            const double(*e)[2] = r == 0 ? (const double(*)[2])bottom : (const double(*)[2])top;
+            for (int i = 0; i < 4; ++i)
+            {
+                for (int j = 0; j < 4; ++j)
+                {
+                    const double* p0 = e[j];
+                    const double* p1 = e[(j + 1) % 4];
+                    double ex = p1[0] - p0[0], ez = p1[1] - p0[1], len = sqrt(ex * ex + ez * ez);
+                    double dist = fabs(ez * (c[i][0] - p0[0]) - ex * (c[i][1] - p0[1])) / len;
+                    clearance = fmin(clearance, dist);
+                }
+            }
+        }
+        if (n == 0 || n > 4 || clearance < 4e-3)
+        {
+            continue;
+        }
+        tested++;
+        px_manifold m0;
+        PX_CHECK_STATUS(px_manifold_world(&a, &ta, &b, &tb, &config, &m0), PX_OK);
+        PX_CHECK(m0.count == n);
+        for (int step = 0; step < 100; ++step)
+        {
+            double axis[3], dq[4], q[4];
+            px_rng_unit_vector(&rng, axis);
+            dquat_axis_angle(axis[0], axis[1], axis[2], px_rng_range(&rng, -1e-3, 1e-3), dq);
+            dquat_mul(dq, yaw, q);
+            px_transform t =
+                make_pose(p[0] + px_rng_range(&rng, -1e-4, 1e-4), p[1] + px_rng_range(&rng, -1e-4, 1e-4),
+                          p[2] + px_rng_range(&rng, -1e-4, 1e-4), q);
+            px_manifold m;
+            PX_CHECK_STATUS(px_manifold_world(&a, &ta, &b, &t, &config, &m), PX_OK);
+            if (!same_id_set(&m0, &m))
+            {
+                fprintf(stderr, "trial %d step %d (%d-vertex overlap)\n", trial, step, n);
+                print_manifold("rest", &m0);
+                print_manifold("moved", &m);
+                return 1;
+            }
+        }
+    }
+    PX_CHECK(tested == 60);
+    return 0;
+}
+
 int test_manifold(void)
 {
     PX_SUITE_BEGIN;
@@ -1545,5 +2330,11 @@ int test_manifold(void)
     PX_RUN_SUBTEST(margin_and_rounding);
     PX_RUN_SUBTEST(bad_input);
     PX_RUN_SUBTEST(single_point_pairs);
+    PX_RUN_SUBTEST(box_paths_agree);
+    PX_RUN_SUBTEST(box_stacks);
+    PX_RUN_SUBTEST(box_edge_edge);
+    PX_RUN_SUBTEST(box_rounded_resting);
+    PX_RUN_SUBTEST(box_swap_order);
+    PX_RUN_SUBTEST(box_id_stability_random);
     PX_SUITE_END;
 }

@@ -24,8 +24,8 @@
  *     out of the prism. Feature ids are the ones the general path gives, so a pair that moves between the
  *     two paths keeps them.
  *  3. An edge-pair axis away from every face normal: one point, the closest points of the two supporting
- *     edges (as ODE's box-box test does), its id naming each edge as an edge of its box's face best
- *     aligned with the normal.
+ *     edges (as ODE's box-box test does), its id naming each edge as an edge of one of its faces (the one
+ *     with the lower index, whatever the normal).
  * Radii: the cores are clipped and the radii shift the points along the normal, as in the general path.
  * No allocation; every loop has a fixed bound. */
 #include "manifold_internal.h"
@@ -467,16 +467,18 @@ static bool box_clip(pxi_box_contact* bc, bool ref_is_a, int ref_face, int inc_f
     return true;
 }
 
-/* The face of a box around an edge along axis `along` that is best aligned with d (the box's frame; the
- * edge is the one through the corner farthest along d), and the edge's index in that face. */
+/* The name of a box's edge along axis `along` through the corner farthest along d (the box's frame): of
+ * the edge's two faces the one with the lower index, and the edge's index in that face. The name does not
+ * depend on how the normal leans between the two faces (the face better aligned with it would flip under
+ * small motions when the normal bisects them). */
 static int box_edge_face(const vec3 d, int along, int* edge)
 {
     vec3 s;
     const float one[3] = { 1.0f, 1.0f, 1.0f };
     pxi_box_support(one, d, s);
     int k1 = (along + 1) % 3, k2 = (along + 2) % 3;
-    int k = fabsf(d[k2]) > fabsf(d[k1]) ? k2 : k1;
-    int f = 2 * k + (s[k] > 0.0f ? 0 : 1);
+    int f1 = 2 * k1 + (s[k1] > 0.0f ? 0 : 1), f2 = 2 * k2 + (s[k2] > 0.0f ? 0 : 1);
+    int f = f1 < f2 ? f1 : f2;
     *edge = box_face_edge(f, along, s);
     return f;
 }
@@ -598,6 +600,11 @@ bool pxi_manifold_box_box(const px_shape* a, const px_shape* b, const px_transfo
         return false;
     }
     bool ref_is_a = !((1.0f - align_b) < PXI_REFERENCE_REL * (1.0f - align_a) - PXI_REFERENCE_ABS);
+    /* Unlike the general path, a face within the snap angle is preferred to one outside it: otherwise the
+     * bias towards A could make the manifold of (A, B) a face clip and that of (B, A) an edge point. (The
+     * alignments are the cosines the snap test below computes.) */
+    const bool snap_a = align_a >= 1.0f - PXI_FACE_SNAP, snap_b = align_b >= 1.0f - PXI_FACE_SNAP;
+    ref_is_a = ref_is_a ? (snap_a || !snap_b) : (snap_a && !snap_b);
     int ref_face = ref_is_a ? face_a : face_b;
     vec3 nr; /* the reference face's outward normal, frame A */
     if (ref_is_a)
