@@ -70,6 +70,7 @@ typedef struct epa_plane
 typedef struct epa_poly
 {
     epa_vertex verts[PX_EPA_MAX_VERTICES];
+    float w4[PX_EPA_MAX_VERTICES][4];  /* the vertices' w again, padded with 0: one load each for SSE */
     uint64_t ids[PX_EPA_MAX_VERTICES]; /* the vertices' support index pairs, packed (epa_vertex_id) */
     epa_face faces[PX_EPA_MAX_FACES];
     /* Per face, its sd while it can still be picked (alive, not degenerate, not explored: its support is
@@ -118,14 +119,49 @@ static int epa_add_vertex(epa_poly* poly, const epa_vertex* v)
     }
     poly->verts[poly->vertex_count] = *v;
     poly->ids[poly->vertex_count] = epa_vertex_id(v);
+    float* w4 = poly->w4[poly->vertex_count];
+    w4[0] = v->w[0];
+    w4[1] = v->w[1];
+    w4[2] = v->w[2];
+    w4[3] = 0.0f;
     poly->scale = px_maxf(poly->scale, px_v3_norm(v->w));
     return poly->vertex_count++;
 }
 
+#if PXI_EPA_SSE
+/* Lane 0 of (a0 b0 + a1 b1) + a2 b2 for vectors in lanes 0..2: the scalar dot product's rounding. */
+static inline __m128 sse_dot3(__m128 a, __m128 b)
+{
+    __m128 m = _mm_mul_ps(a, b);
+    return _mm_add_ss(_mm_add_ss(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 1, 1, 1))), _mm_movehl_ps(m, m));
+}
+#endif
+
 /* Plane of a face from its vertices: the raw normal and the signed squared distance. A face too thin to
- * have a normal is marked degenerate. (Hot: every expansion creates a handful of faces.) */
+ * have a normal is marked degenerate. Hot: every expansion creates a handful of faces, so on x86-64 the
+ * vectors go through SSE, with every product and sum in the scalar code's order (bit-identical results). */
 static void epa_face_plane(const epa_poly* poly, epa_face* f)
 {
+    float nn, lmax, offset;
+#if PXI_EPA_SSE
+    const __m128 a = _mm_loadu_ps(poly->w4[f->v[0]]);
+    const __m128 b = _mm_loadu_ps(poly->w4[f->v[1]]);
+    const __m128 c = _mm_loadu_ps(poly->w4[f->v[2]]);
+    const __m128 ab = _mm_sub_ps(b, a), ac = _mm_sub_ps(c, a);
+    /* n = ab x ac: (ab1 ac2 - ab2 ac1, ab2 ac0 - ab0 ac2, ab0 ac1 - ab1 ac0) */
+    const __m128 n = _mm_sub_ps(
+        _mm_mul_ps(_mm_shuffle_ps(ab, ab, _MM_SHUFFLE(3, 0, 2, 1)), _mm_shuffle_ps(ac, ac, _MM_SHUFFLE(3, 1, 0, 2))),
+        _mm_mul_ps(_mm_shuffle_ps(ab, ab, _MM_SHUFFLE(3, 1, 0, 2)), _mm_shuffle_ps(ac, ac, _MM_SHUFFLE(3, 0, 2, 1))));
+    float t[4];
+    _mm_storeu_ps(t, n);
+    f->n[0] = t[0];
+    f->n[1] = t[1];
+    f->n[2] = t[2];
+    nn = _mm_cvtss_f32(sse_dot3(n, n));
+    lmax = px_maxf(_mm_cvtss_f32(sse_dot3(ab, ab)), _mm_cvtss_f32(sse_dot3(ac, ac)));
+    offset = ((_mm_cvtss_f32(sse_dot3(n, a)) + _mm_cvtss_f32(sse_dot3(n, b))) + _mm_cvtss_f32(sse_dot3(n, c))) *
+             (1.0f / 3.0f);
+#else
     const float* a = poly->verts[f->v[0]].w;
     const float* b = poly->verts[f->v[1]].w;
     const float* c = poly->verts[f->v[2]].w;
@@ -133,13 +169,14 @@ static void epa_face_plane(const epa_poly* poly, epa_face* f)
     px_v3_sub(b, a, ab);
     px_v3_sub(c, a, ac);
     px_v3_cross(ab, ac, f->n);
-    float nn = px_v3_norm2(f->n);
-    float lmax = px_maxf(px_v3_norm2(ab), px_v3_norm2(ac));
+    nn = px_v3_norm2(f->n);
+    lmax = px_maxf(px_v3_norm2(ab), px_v3_norm2(ac));
+    offset = (px_v3_dot(f->n, a) + px_v3_dot(f->n, b) + px_v3_dot(f->n, c)) * (1.0f / 3.0f);
+#endif
     f->degenerate = !(nn > 1.0e-12f * lmax * lmax);
-    /* The mean of the three offsets (the rounding of each partly cancels; one offset alone ranks faces of
-     * touching pairs differently enough to move witness points by a third of the tolerance). Then
-     * (offset / nn) |offset| = dist |dist|, of degree 2 in length like the squared lengths around it. */
-    float offset = (px_v3_dot(f->n, a) + px_v3_dot(f->n, b) + px_v3_dot(f->n, c)) * (1.0f / 3.0f);
+    /* The offset is the mean of the three (the rounding of each partly cancels; one offset alone ranks
+     * faces of touching pairs differently enough to move witness points by a third of the tolerance).
+     * (offset / nn) |offset| = dist |dist| is of degree 2 in length like the squared lengths around it. */
     f->sd = f->degenerate ? INFINITY : (offset / nn) * fabsf(offset);
 }
 
@@ -527,13 +564,15 @@ static int epa_nearest_face(const epa_poly* poly)
 }
 
 /* Depth-first horizon search from a visible face: removes every face visible from w that is connected
- * to it and records the horizon edges in the order of the removed faces. Iterative (bounded stack). */
-static bool epa_horizon(epa_poly* poly, int start, const float* w, int pass, epa_horizon_edge* horizon,
-                        int* horizon_count)
+ * to it and records the horizon edges in the order of the removed faces. Iterative (bounded stack).
+ * Returns the number of horizon edges, or -1 when the polytope's topology or the capacity broke. */
+static int epa_horizon(epa_poly* poly, int start, const float* w, int pass, epa_horizon_edge* horizon)
 {
     int stack[3 * PX_EPA_MAX_FACES]; /* adjacency entries: face * 4 + edge */
     int top = 0;
-    epa_face* f0 = &poly->faces[start];
+    int count = 0;
+    epa_face* faces = poly->faces;
+    epa_face* f0 = &faces[start];
     f0->pass = pass;
     epa_remove_face(poly, start);
     /* push the three edges in reverse so they are handled in order 0, 1, 2 */
@@ -543,27 +582,26 @@ static bool epa_horizon(epa_poly* poly, int start, const float* w, int pass, epa
     while (top > 0)
     {
         int entry = stack[--top];
-        if (entry == EPA_NO_FACE)
+        if (entry < 0)
         {
-            return false;
+            return -1; /* an edge without a neighbour */
         }
         int gi = entry >> 2, edge = entry & 3;
-        epa_face* g = &poly->faces[gi];
+        epa_face* g = &faces[gi];
         if (g->pass == pass)
         {
             continue; /* already removed */
         }
-        vec3 rel;
-        px_v3_sub(w, poly->verts[g->v[0]].w, rel);
-        bool visible = !g->degenerate && px_v3_dot(g->n, rel) > 0.0f;
-        if (!visible)
+        const float* v0 = poly->verts[g->v[0]].w;
+        float side = (g->n[0] * (w[0] - v0[0]) + g->n[1] * (w[1] - v0[1])) + g->n[2] * (w[2] - v0[2]);
+        if (g->degenerate || !(side > 0.0f))
         {
-            if (*horizon_count >= PX_EPA_MAX_FACES)
+            /* not visible: the edge is on the horizon; as the removed face saw it, it runs opposite to g's */
+            if (count >= PX_EPA_MAX_FACES)
             {
-                return false;
+                return -1;
             }
-            /* the edge as the removed face saw it runs opposite to g's */
-            epa_horizon_edge* h = &horizon[(*horizon_count)++];
+            epa_horizon_edge* h = &horizon[count++];
             h->a = g->v[edge == 2 ? 0 : edge + 1];
             h->b = g->v[edge];
             h->face = gi;
@@ -574,28 +612,47 @@ static bool epa_horizon(epa_poly* poly, int start, const float* w, int pass, epa
         epa_remove_face(poly, gi);
         if (top + 2 > 3 * PX_EPA_MAX_FACES)
         {
-            return false;
+            return -1;
         }
-        int e1 = edge == 2 ? 0 : edge + 1, e2 = edge == 0 ? 2 : edge - 1;
-        stack[top++] = g->adj[e2];
-        stack[top++] = g->adj[e1];
+        stack[top++] = g->adj[edge == 0 ? 2 : edge - 1];
+        stack[top++] = g->adj[edge == 2 ? 0 : edge + 1];
     }
-    return *horizon_count >= 3;
+    return count >= 3 ? count : -1;
 }
 
-/* Replace the removed faces by a fan from vertex iw over the horizon. False on capacity. */
+/* Replace the removed faces by a fan from vertex iw over the horizon. False on capacity or when the
+ * horizon is not a closed loop. */
 static bool epa_fan(epa_poly* poly, int iw, const epa_horizon_edge* horizon, int count)
 {
     int fan[PX_EPA_MAX_FACES];
+    epa_face* faces = poly->faces;
     for (int k = 0; k < count; ++k)
     {
-        int f = epa_new_face(poly, horizon[k].a, horizon[k].b, iw);
-        if (f == EPA_NO_FACE)
+        int index;
+        if (poly->free_count > 0)
+        {
+            index = poly->free_faces[--poly->free_count];
+        }
+        else if (poly->face_count < PX_EPA_MAX_FACES)
+        {
+            index = poly->face_count++;
+        }
+        else
         {
             return false;
         }
-        fan[k] = f;
-        epa_link(poly, f, 0, horizon[k].face, horizon[k].edge);
+        fan[k] = index;
+        epa_face* f = &faces[index];
+        f->v[0] = horizon[k].a;
+        f->v[1] = horizon[k].b;
+        f->v[2] = iw;
+        f->pass = 0;
+        f->alive = true;
+        epa_face_plane(poly, f);
+        poly->key[index] = f->sd;
+        /* edge 0 (a -> b) is the horizon edge, shared with the surviving face */
+        f->adj[0] = 4 * horizon[k].face + horizon[k].edge;
+        faces[horizon[k].face].adj[horizon[k].edge] = 4 * index;
     }
     /* Neighbouring fan faces share the edge from a horizon vertex to w: face k's edge 1 (b_k -> w) meets
      * the face whose edge 2 is (w -> a_m) with a_m == b_k. The depth-first search emits the horizon in
@@ -619,7 +676,8 @@ static bool epa_fan(epa_poly* poly, int iw, const epa_horizon_edge* horizon, int
                 return false; /* the horizon is not a closed loop: the polytope lost convexity to rounding */
             }
         }
-        epa_link(poly, fan[k], 1, fan[m], 2);
+        faces[fan[k]].adj[1] = 4 * fan[m] + 2;
+        faces[fan[m]].adj[2] = 4 * fan[k] + 1;
     }
     return true;
 }
@@ -790,13 +848,15 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
             }
             break;
         }
-        epa_face_unit(&poly, best, &nearest);
-        have_nearest = true;
+        /* The support along the face's raw normal (the same direction) does not wait for the square root
+         * and division that make the normal unit: they run beside the support's scans. */
         epa_vertex* v = &nearest_support;
-        if (epa_support(pair, nearest.n, v) != 0)
+        if (epa_support(pair, poly.faces[best].n, v) != 0)
         {
             return PX_ERR_NON_FINITE;
         }
+        epa_face_unit(&poly, best, &nearest);
+        have_nearest = true;
         float upper = px_v3_dot(nearest.n, v->w); /* support of A - B along n: an upper bound of the depth */
         float lower = nearest.dist;              /* nearest face plane: a lower bound */
         float tol = rel_tolerance * px_maxf(lower, 0.0f) + floor_abs * poly.scale;
@@ -833,9 +893,8 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
             status = PX_WARN_CAPACITY;
             break;
         }
-        int horizon_count = 0;
-        if (!epa_horizon(&poly, best, v->w, iter + 1, horizon, &horizon_count) ||
-            !epa_fan(&poly, iw, horizon, horizon_count))
+        int horizon_count = epa_horizon(&poly, best, v->w, iter + 1, horizon);
+        if (horizon_count < 0 || !epa_fan(&poly, iw, horizon, horizon_count))
         {
             /* Capacity, or a topology broken by rounding: report the nearest face we had (its depth is a
              * lower bound within the current gap), with a warning. */
