@@ -1939,7 +1939,8 @@ static int box_stacks(void)
 /* Two edges crossing: A turned 45 degrees about z (its top is an edge along z), B turned 45 degrees about
  * x and then by an angle about y (its bottom is an edge crossing A's at that angle), the whole pair turned
  * and moved at random. Penetrating by d: one point, on A's edge, at separation -d, the normal along the
- * edges' common perpendicular, both features edges. Apart by less than the margin: the same point at +d
+ * edges' common perpendicular, both features edges, the separation px_contact_world's distance exactly.
+ * Apart by less than the margin: the same point at +d
  * (the edge pair certified as the closest features). Farther apart: no points, the normal still that axis.
  * Swapped: the same point from the other side, halves of the id exchanged. Small motions keep the id. */
 static int box_edge_edge(void)
@@ -2021,6 +2022,17 @@ static int box_edge_edge(void)
                    id_kind_b(m.points[0].id) != PXT_EDGE ||
                    !(fabs((double)m.points[0].separation - d) <= 2e-5) ||
                    find_point(&m, 0, expect_a, 2e-5) != 0;
+        if (!bad && kind == 0)
+        {
+            /* clearly penetrating: the contact px_contact_world reports, the same arithmetic on the same
+             * relative pose (the separation bit for bit; the normal to the world mapping's rounding) */
+            px_contact c;
+            PX_CHECK_STATUS(px_contact_world(&sa, &ta, &sb, &tb, &config.contact, &c), PX_OK);
+            float cn[3] = {c.normal[0], c.normal[1], c.normal[2]};
+            bad = m.points[0].separation != c.distance || !(fabs((double)cn[0] - m.normal[0]) <= 1e-6 &&
+                                                            fabs((double)cn[1] - m.normal[1]) <= 1e-6 &&
+                                                            fabs((double)cn[2] - m.normal[2]) <= 1e-6);
+        }
         if (!bad)
         {
             /* swapped: the same pair of points, the other way round */

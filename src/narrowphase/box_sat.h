@@ -38,15 +38,26 @@ typedef struct pxi_box_sat
     float scale;       /* largest half extent of either box [Units: length] */
 } pxi_box_sat;
 
-/* Fill the set-up. The pointers must outlive it. */
-static inline void pxi_box_sat_init(const float* ha, const float* hb, const px_rot* rb, const float* t,
-                                    pxi_box_sat* s)
+/* Fill the set-up but for R and abs_r (what pxi_box_sat_overlaps needs with SSE2). */
+static inline void pxi_box_sat_init_base(const float* ha, const float* hb, const px_rot* rb, const float* t,
+                                         pxi_box_sat* s)
 {
     s->ha = ha;
     s->hb = hb;
     s->rb = rb;
     s->t = t;
     s->scale = px_maxf(px_maxf(ha[0], px_maxf(ha[1], ha[2])), px_maxf(hb[0], px_maxf(hb[1], hb[2])));
+    for (int j = 0; j < 3; ++j)
+    {
+        s->t_b[j] = px_v3_dot(t, rb->c[j]);
+    }
+}
+
+/* Fill the set-up. The pointers must outlive it. */
+static inline void pxi_box_sat_init(const float* ha, const float* hb, const px_rot* rb, const float* t,
+                                    pxi_box_sat* s)
+{
+    pxi_box_sat_init_base(ha, hb, rb, t, s);
     for (int i = 0; i < 3; ++i)
     {
         for (int j = 0; j < 3; ++j)
@@ -54,10 +65,6 @@ static inline void pxi_box_sat_init(const float* ha, const float* hb, const px_r
             s->R[i][j] = rb->c[j][i];
             s->abs_r[i][j] = fabsf(s->R[i][j]);
         }
-    }
-    for (int j = 0; j < 3; ++j)
-    {
-        s->t_b[j] = px_v3_dot(t, rb->c[j]);
     }
 }
 
@@ -94,6 +101,13 @@ PX_INLINE float pxi_box_sat_overlap(const pxi_box_sat* s, int k)
     return (ra + rbe - sep) / sqrtf(ll);
 }
 
+/* 1 when pxi_box_sat_overlaps uses SSE2 (it then needs only pxi_box_sat_init_base), else 0. */
+#if defined(__SSE2__) || defined(_M_X64)
+#define PXI_BOX_SAT_VECTOR 1
+#else
+#define PXI_BOX_SAT_VECTOR 0
+#endif
+
 /* Slots of pxi_box_sat_overlaps: five groups of four, group g holding axes 3 g .. 3 g + 2 in its first three
  * slots and +INFINITY (padding) in the fourth. Axis k is in slot k + k / 3; slot i holds axis i - i / 4. */
 #define PXI_BOX_SAT_SLOTS 20
@@ -105,7 +119,7 @@ PX_INLINE float pxi_box_sat_overlap(const pxi_box_sat* s, int k)
  * store per group lets a reader load the groups back as vectors without stalling. */
 static inline void pxi_box_sat_overlaps(const pxi_box_sat* s, float o[PXI_BOX_SAT_SLOTS])
 {
-#if defined(__SSE2__) || defined(_M_X64)
+#if PXI_BOX_SAT_VECTOR
     const px_rot* rb = s->rb;
     const __m128 sign = _mm_set1_ps(-0.0f), inf = _mm_set1_ps(INFINITY);
     const __m128 pad = _mm_castsi128_ps(_mm_setr_epi32(0, 0, 0, -1)); /* the fourth lane */

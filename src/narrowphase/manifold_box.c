@@ -170,16 +170,12 @@ typedef struct pxi_box_contact
     bool ready;
 } pxi_box_contact;
 
-/* Fill the contact's points (once). */
-static void box_contact_points(pxi_box_contact* bc)
+/* Fill the contact's points from the witness points pa, pb on the cores. */
+static void box_contact_from_witness(pxi_box_contact* bc, const vec3 pa, const vec3 pb)
 {
-    if (bc->ready)
-    {
-        return;
-    }
     const float* n = bc->c.normal;
-    vec3 pa, pb, wb;
-    pxi_box_witness(bc->sat, bc->kind, n, bc->depth, pa, pb);
+    vec3 wb;
+    (void)pb; /* as contact_from_cores: point_b is rebuilt from point_a */
     px_v3_mad(pa, bc->ra, n, bc->c.point_a);
     px_v3_mad(bc->c.point_a, bc->c.distance, n, bc->c.point_b);
     /* the witness points on the cores as the general path recovers them from the contact */
@@ -188,6 +184,18 @@ static void box_contact_points(pxi_box_contact* bc)
     px_v3_sub(wb, bc->sat->t, wb);
     px_rot_tmulv(bc->sat->rb, wb, bc->wb_local);
     bc->ready = true;
+}
+
+/* Fill the contact's points (once). */
+static void box_contact_points(pxi_box_contact* bc)
+{
+    if (bc->ready)
+    {
+        return;
+    }
+    vec3 pa, pb;
+    pxi_box_witness(bc->sat, bc->kind, bc->c.normal, bc->depth, pa, pb);
+    box_contact_from_witness(bc, pa, pb);
 }
 
 /* box_best_face with the witness point of the contact on that box (A: is_a) fetched only for a tie. */
@@ -315,7 +323,7 @@ static bool box_clip(pxi_box_contact* bc, bool ref_is_a, int ref_face, int inc_f
 
     /* The incident face in the reference box's frame: its centre ce and the half edges eu, ev along its u
      * and v axes. Incident B in A's frame: B's axes are the columns of the rotation, its centre t. Incident
-     * A in B's frame: A's axes are the rows of the rotation (sat->R), its centre -t_b. */
+     * A in B's frame: A's axes are the rows of the rotation, its centre -t_b. */
     const int ki = inc_face >> 1, ui = (ki + 1) % 3, vi = (ki + 2) % 3, neg_i = inc_face & 1;
     vec3 ce, eu, ev;
     const float hk = neg_i ? -hi[ki] : hi[ki];
@@ -327,11 +335,14 @@ static bool box_clip(pxi_box_contact* bc, bool ref_is_a, int ref_face, int inc_f
     }
     else
     {
-        vec3 neg_tb;
+        vec3 neg_tb, row_k, row_u, row_v;
+        px_v3_set(rot->c[0][ki], rot->c[1][ki], rot->c[2][ki], row_k);
+        px_v3_set(rot->c[0][ui], rot->c[1][ui], rot->c[2][ui], row_u);
+        px_v3_set(rot->c[0][vi], rot->c[1][vi], rot->c[2][vi], row_v);
         px_v3_negate(sat->t_b, neg_tb);
-        px_v3_mad(neg_tb, hk, sat->R[ki], ce);
-        px_v3_scale(sat->R[ui], hi[ui], eu);
-        px_v3_scale(sat->R[vi], hi[vi], ev);
+        px_v3_mad(neg_tb, hk, row_k, ce);
+        px_v3_scale(row_u, hi[ui], eu);
+        px_v3_scale(row_v, hi[vi], ev);
     }
     pxi_clip_vertex buffer[2][PXI_BOX_CLIP_CAPACITY];
     float lo_u = INFINITY, hi_u = -INFINITY, lo_v = INFINITY, hi_v = -INFINITY;
@@ -515,16 +526,20 @@ static bool box_sat_choose(const float o[PXI_BOX_SAT_SLOTS], float edge_bias, fl
     return finite;
 }
 
-/* True when the supporting edges of edge axis k realize the separation s along n (frame A): their closest
- * points cb - ca equal s n within tol. The separating-axis value is a lower bound of the distance and the
- * two points an upper bound, so the edge pair is then exactly the closest features. */
-static bool edge_certified(const pxi_box_sat* sat, int k, const vec3 n, float s, float tol)
+/* True when the supporting edges of the contact's edge axis realize its separation s = -depth along the
+ * normal: their closest points cb - ca equal s n within tol. The separating-axis value is a lower bound of
+ * the distance and the two points an upper bound, so the edge pair is then exactly the closest features.
+ * The contact's points are filled on the way (the closest points are its witness points, as
+ * pxi_box_witness computes them). */
+static bool edge_certified(pxi_box_contact* bc, float tol)
 {
-    vec3 a0, a1, b0, b1, ca, cb, e;
-    pxi_box_edge_segments(sat, k, n, a0, a1, b0, b1);
+    const float* n = bc->c.normal;
+    vec3 a0, a1, b0, b1, ca, cb, pb, e;
+    pxi_box_edge_segments(bc->sat, bc->kind, n, a0, a1, b0, b1);
     pxi_closest_segment_segment(a0, a1, b0, b1, ca, cb);
-    px_v3_sub(cb, ca, e);
-    px_v3_mad(e, -s, n, e);
+    px_v3_mad(ca, -bc->depth, n, pb);
+    box_contact_from_witness(bc, ca, pb);
+    px_v3_sub(cb, pb, e);
     return px_v3_norm2(e) <= tol * tol;
 }
 
@@ -538,7 +553,11 @@ bool pxi_manifold_box_box(const px_shape* a, const px_shape* b, const px_transfo
     px_rot rot;
     px_rot_from_quat(rel->q, &rot);
     pxi_box_sat sat;
+#if PXI_BOX_SAT_VECTOR
+    pxi_box_sat_init_base(ha, hb, &rot, rel->p, &sat); /* the vector overlaps need no R tables */
+#else
     pxi_box_sat_init(ha, hb, &rot, rel->p, &sat);
+#endif
     /* the touching band exactly as the contact query computes it for this pair (pxi_gjk_pair_init, with
      * pxi_shape_bound's bound of a box) */
     float w_bound = px_v3_norm(ha) + px_v3_norm(hb) + px_v3_norm(rel->p);
@@ -654,7 +673,7 @@ bool pxi_manifold_box_box(const px_shape* a, const px_shape* b, const px_transfo
         }
         return exact || min_core <= -depth + tol;
     }
-    if (best_kind < 6 || !(exact || edge_certified(&sat, best_kind, n, -depth, tol)))
+    if (best_kind < 6 || !(exact || edge_certified(&bc, tol)))
     {
         return false; /* a face axis away from the faces' normals (not expected), or uncertified edges */
     }
