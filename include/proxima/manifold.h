@@ -13,8 +13,9 @@
 /// `kind << 6 | index` with kind 0 the face's interior, 1 a vertex of the face (its position in the face's
 /// vertex list), 2 an edge of the face (from vertex index to index + 1), 3 anything else. A clipped point is
 /// always a vertex of one face inside the other, or an edge of each crossing, so the id does not depend on
-/// which shape supplied the reference face, and swapping A and B swaps its halves. Single-point manifolds
-/// have id 0. Queries allocate nothing.
+/// which shape supplied the reference face, and swapping A and B swaps its halves. A box-box edge-edge
+/// contact is one point whose id names the two edges (each by the lower-index face it borders). A single
+/// point from px_contact (spheres, curved shapes, fallbacks) has id 0. Queries allocate nothing.
 #pragma once
 
 #include "proxima/contact.h"
