@@ -1,0 +1,806 @@
+/* Convex shapes against triangle meshes (mesh_collide.h): distance, contacts and shape casts.
+ *
+ * Each query is a walk of the mesh's BVH (mesh_internal.h) that culls by boxes in the mesh frame and hands
+ * the surviving triangles, one at a time, to a convex-convex query with the triangle as shape A and the
+ * caller's shape as B:
+ *  - distance: best-first over the leaves by the distance between the shape's box and the node boxes
+ *    (pxi_mesh_nearest), the best GJK distance so far as the pruning bound; a triangle whose plane is
+ *    farther than that from the shape's box is dropped, then one whose GJK overlap test against the shape
+ *    grown by the bound finds a separating plane; GJK on each remaining triangle is warm started from the
+ *    previous triangle's simplex (the cache keeps support indices, and the triangles of one leaf are
+ *    neighbours, so the shape's support vertices usually carry over);
+ *  - contacts: every leaf overlapping the shape's box grown by the margin (pxi_mesh_overlap_leaves); a
+ *    GJK overlap test against the shape grown by the margin drops the triangles that are farther, and the
+ *    rest get px_contact_relative (GJK, or EPA when the shape crosses the triangle);
+ *  - cast: a traversal along the sweep, nodes entered by the moving box nearest first (the slab test of
+ *    the node box grown by the shape's box), pruned by the best fraction so far; px_shape_cast_world on
+ *    each candidate triangle.
+ *
+ * Frames. The triangle is moved into the shape's local frame (x_local = R^T (x_mesh - p), the translation
+ * cancelling before the rotation) and the convex query runs there with the shape at the identity. So the
+ * coordinates the convex queries see are of the size of the shape and its distance to the triangle, not of
+ * the mesh's distance from its origin, and the per-iteration support of B needs no rotation. Results are
+ * mapped to world space once, by the shape's world pose.
+ *
+ * Culling is conservative: the query boxes are grown by a pad that covers the rounding of the boxes and the
+ * touching bands of the convex queries, so that a triangle the convex query would call nearer than (or as
+ * near as) the best so far is never skipped. Ties go to the lowest triangle index, so the triangle chosen
+ * does not depend on the tree's layout or the visiting order, except between triangles whose distances
+ * (fractions) differ only by rounding: a warm-started GJK may end a few ulps from a cold one. The same
+ * query on the same mesh always gives the same bits. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../broadphase/mesh_internal.h"
+#include "../core/px_math.h"
+#include "../shapes/support_internal.h"
+
+#include "proxima/cast.h"
+#include "proxima/contact.h"
+#include "proxima/gjk.h"
+#include "proxima/mesh_collide.h"
+
+/* The box culls grow their boxes by this many FLT_EPSILON times the size of the coordinates involved: the
+ * rounding of the shape's box (px_shape_aabb), of the box distances and slab fractions, and of GJK's own
+ * touching band (8 FLT_EPSILON, pxi_gjk_touch_radius), with room to spare. */
+#define PXI_MESH_COLLIDE_PAD_EPS (64.0f * FLT_EPSILON)
+
+/* Relative slack on a distance or fraction bound before a box is culled against it: the bound itself was
+ * computed in float. */
+#define PXI_MESH_COLLIDE_REL_SLACK (16.0f * FLT_EPSILON)
+
+/* The shape casts stop up to their contact band short of first contact (cast.h: about PX_CAST_REL_TOLERANCE
+ * of the shapes' size); the cast's boxes are grown by this many bands so that a triangle whose reported
+ * fraction could win is never culled. */
+#define PXI_MESH_CAST_BANDS 4.0f
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Shared set-up                                                                                           */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/* A query's poses and the shape's bounds in the mesh frame. */
+typedef struct mesh_query
+{
+    const px_shape* shape;
+    px_transform shape_world; /* normalized world pose of the shape: maps the results to world space */
+    px_transform rel;         /* the shape's pose in the mesh frame */
+    px_rot rot;               /* rel's rotation */
+    px_aabb box;              /* the shape's bounds in the mesh frame, rounding radius included */
+    vec3 center, half;        /* the same box as centre and half extents */
+    float size;               /* half diagonal of box */
+    float coord;              /* largest |coordinate| of box: the scale of its rounding */
+} mesh_query;
+
+static float abs_max3(const float v[3])
+{
+    return px_maxf(fabsf(v[0]), px_maxf(fabsf(v[1]), fabsf(v[2])));
+}
+
+/* Validate the common inputs and set up the frames. Returns the first error. */
+static px_status query_init(const px_mesh* mesh, const px_transform* mesh_pose, const px_shape* shape,
+                            const px_transform* shape_pose, mesh_query* q)
+{
+    if (mesh == NULL || shape == NULL || shape_pose == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    px_status status = pxi_shape_validate_fast(shape);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    px_transform identity = PX_TRANSFORM_IDENTITY_INIT;
+    status = pxi_world_pair_poses(mesh_pose != NULL ? mesh_pose : &identity, shape_pose, NULL, &q->rel);
+    if (status == PX_OK)
+    {
+        status = px_transform_normalized(shape_pose, &q->shape_world);
+    }
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    /* the box comes from supports of the shape, which also checks its hull points for NaN and Inf */
+    status = px_shape_aabb(shape, &q->rel, &q->box);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    q->shape = shape;
+    px_rot_from_quat(q->rel.q, &q->rot);
+    for (int k = 0; k < 3; ++k)
+    {
+        q->center[k] = 0.5f * (q->box.min[k] + q->box.max[k]);
+        q->half[k] = 0.5f * (q->box.max[k] - q->box.min[k]);
+    }
+    q->size = px_v3_norm(q->half);
+    q->coord = px_maxf(abs_max3(q->box.min), abs_max3(q->box.max));
+    /* a finite shape far out can still overflow its box's extent */
+    return px_is_finite(q->size) && px_is_finite(q->coord) ? PX_OK : PX_ERR_NON_FINITE;
+}
+
+/* Lane `lane` of a packet as a triangle shape in the shape's local frame. */
+static void packet_local_triangle(const mesh_query* q, const pxi_mesh_packet* p, int lane, px_shape* tri)
+{
+    float v[3][3];
+    pxi_mesh_packet_triangle(p, lane, v[0], v[1], v[2]);
+    /* filled in place (px_shape_triangle would build and copy a whole shape for every triangle) */
+    tri->type = PX_SHAPE_TRIANGLE;
+    tri->radius = 0.0f;
+    float* local[3] = { tri->triangle.a, tri->triangle.b, tri->triangle.c };
+    for (int i = 0; i < 3; ++i)
+    {
+        vec3 d;
+        px_v3_sub(v[i], q->rel.p, d);
+        px_rot_tmulv(&q->rot, d, local[i]);
+    }
+}
+
+/* Bounds of lane `lane` of a packet. */
+static void packet_box(const pxi_mesh_packet* p, int lane, float lo[3], float hi[3])
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        float x = p->v[0][k][lane], y = p->v[1][k][lane], z = p->v[2][k][lane];
+        lo[k] = px_minf(x, px_minf(y, z));
+        hi[k] = px_maxf(x, px_maxf(y, z));
+    }
+}
+
+/* Squared distance between two boxes (0 when they overlap). */
+static float box_distance2(const float amin[3], const float amax[3], const float bmin[3], const float bmax[3])
+{
+    float acc = 0.0f;
+    for (int k = 0; k < 3; ++k)
+    {
+        float gap = px_maxf(px_maxf(amin[k] - bmax[k], bmin[k] - amax[k]), 0.0f);
+        acc += gap * gap;
+    }
+    return acc;
+}
+
+/* A point and a direction of the shape's local frame in world space. */
+static void local_to_world(const mesh_query* q, const vec3 point, const vec3 dir, vec3 point_world,
+                           vec3 dir_world)
+{
+    if (point != NULL)
+    {
+        px_transform_point(&q->shape_world, point, point_world);
+    }
+    if (dir != NULL)
+    {
+        px_transform_vector(&q->shape_world, dir, dir_world);
+    }
+}
+
+/* Keep the more serious of two non-error statuses (PX_WARN_CAPACITY > PX_WARN_DEGENERATE > iterations). */
+static px_status worse_warning(px_status a, px_status b)
+{
+    return b > a ? b : a;
+}
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Distance                                                                                                */
+/* ------------------------------------------------------------------------------------------------------ */
+
+typedef struct distance_search
+{
+    const mesh_query* q;
+    float qmin[3], qmax[3]; /* the shape's box, grown by pad */
+    float pad;
+    float max_distance;
+    float best;         /* best distance so far (INFINITY: none) */
+    int32_t best_index; /* its triangle, INT32_MAX when none */
+    px_gjk_result best_result;
+    px_simplex_cache cache; /* warm start, carried from triangle to triangle */
+    px_status status;
+    int gjk_calls;
+} distance_search;
+
+/* Sum of the absolute components. */
+static float abs_sum3(const float v[3])
+{
+    return fabsf(v[0]) + fabsf(v[1]) + fabsf(v[2]);
+}
+
+/* True when the shape's box lies on one side of the triangle's plane, farther than sqrt(bound2) from it:
+ * then so is the shape from the triangle. Big flat triangles (floors, walls) whose boxes are near the shape
+ * but whose planes are not are dropped here without GJK.
+ *
+ * The slack covers the rounding of the plane. The cross product's components are only good to a few
+ * FLT_EPSILON times |e1| |e2| (not times |n|): for a sliver or a degenerate triangle, whose computed n is
+ * mostly rounding noise pointing anywhere, the slack swamps the gap and the triangle is kept for GJK. The
+ * second term covers the rounding of the box itself (coordinates of the size of the mesh frame's). */
+static bool beyond_plane(const mesh_query* q, const pxi_mesh_packet* p, int lane, float bound2)
+{
+    float a[3], b[3], c[3];
+    pxi_mesh_packet_triangle(p, lane, a, b, c);
+    vec3 e1, e2, n, d;
+    px_v3_sub(b, a, e1);
+    px_v3_sub(c, a, e2);
+    px_v3_cross(e1, e2, n);
+    px_v3_sub(q->center, a, d);
+    float side = fabsf(px_v3_dot(n, d));
+    float reach = fabsf(n[0]) * q->half[0] + fabsf(n[1]) * q->half[1] + fabsf(n[2]) * q->half[2];
+    float slack = PXI_MESH_COLLIDE_PAD_EPS * (abs_sum3(e1) * abs_sum3(e2) * (abs_sum3(d) + abs_sum3(q->half)) +
+                                              abs_sum3(n) * (abs_max3(a) + abs_max3(q->center) + q->size));
+    float gap = side - reach - slack;
+    /* NaN or overflow (coordinates beyond 1e19) keeps the triangle */
+    return gap > 0.0f && gap * gap > bound2 * px_v3_norm2(n);
+}
+
+/* The squared pruning bound for a best distance: nodes and triangles whose boxes are farther are skipped. */
+static float distance_bound2(const distance_search* s, float best)
+{
+    float b = best * (1.0f + PXI_MESH_COLLIDE_REL_SLACK) + s->pad;
+    return b * b;
+}
+
+/* Hot: called for every leaf the best-first search reaches. Triangles are tested nearest box first, so
+ * the bound tightens as early as possible. */
+static bool distance_leaf(const pxi_mesh_packet* packets, int count, float* best_d2, void* context)
+{
+    distance_search* s = context;
+    float d2[PX_MESH_MAX_LEAF_TRIANGLES];
+    int order[PX_MESH_MAX_LEAF_TRIANGLES];
+    int n = 0;
+    for (int i = 0; i < count; ++i)
+    {
+        float lo[3], hi[3];
+        packet_box(&packets[i >> 2], i & 3, lo, hi);
+        d2[i] = box_distance2(lo, hi, s->qmin, s->qmax);
+        if (d2[i] <= *best_d2)
+        {
+            int j = n++;
+            while (j > 0 && d2[order[j - 1]] > d2[i])
+            {
+                order[j] = order[j - 1];
+                --j;
+            }
+            order[j] = i;
+        }
+    }
+    for (int j = 0; j < n; ++j)
+    {
+        int i = order[j];
+        if (!(d2[i] <= *best_d2))
+        {
+            continue; /* the bound tightened since */
+        }
+        const pxi_mesh_packet* p = &packets[i >> 2];
+        int32_t index = p->index[i & 3];
+        if (beyond_plane(s->q, p, i & 3, *best_d2))
+        {
+            continue;
+        }
+        px_shape tri;
+        packet_local_triangle(s->q, p, i & 3, &tri);
+        px_gjk_input input;
+        input.a = &tri;
+        input.b = s->q->shape;
+        px_transform_identity(&input.b_in_a);
+        float limit = px_minf(s->best, s->max_distance);
+        if (limit < INFINITY)
+        {
+            /* Cheap rejection first: an overlap test against the shape grown by the best distance (or by
+             * max_distance before anything is found) stops at
+             * the first plane that separates them by more (usually within an iteration or two), and when it
+             * does not, its simplex warm-starts the distance. Measured on FCL's scene (a 64-vertex hull over
+             * env.obj) it skips the full GJK on 60% of the candidates and saves 13% of the instructions;
+             * carrying the simplex from triangle to triangle saves another 24%. A test that hit its
+             * iteration bound proves nothing, so only a clean "apart" skips the triangle. */
+            px_shape grown = *s->q->shape;
+            grown.radius += limit * (1.0f + PXI_MESH_COLLIDE_REL_SLACK) + s->pad;
+            input.b = &grown;
+            bool overlap = true;
+            px_status status = px_gjk_overlap(&input, NULL, &s->cache, &overlap);
+            input.b = s->q->shape;
+            if (status < 0)
+            {
+                s->status = status;
+                return false;
+            }
+            if (!overlap && status == PX_OK)
+            {
+                continue;
+            }
+        }
+        px_gjk_result r;
+        px_status status = px_gjk_distance(&input, NULL, &s->cache, &r);
+        s->gjk_calls++;
+        if (status < 0)
+        {
+            s->status = status;
+            return false;
+        }
+        s->status = worse_warning(s->status, status);
+        bool better = r.distance < s->best || (r.distance == s->best && index < s->best_index);
+        if (better && r.distance <= s->max_distance)
+        {
+            s->best = r.distance;
+            s->best_index = index;
+            s->best_result = r;
+            *best_d2 = distance_bound2(s, r.distance);
+        }
+    }
+    return true;
+}
+
+px_status px_mesh_shape_distance(const px_mesh* mesh, const px_transform* mesh_pose, const px_shape* shape,
+                                 const px_transform* shape_pose, float max_distance,
+                                 px_mesh_distance_result* result)
+{
+    if (result == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    memset(result, 0, sizeof(*result));
+    result->triangle = PX_NULL_INDEX;
+    if (!(max_distance >= 0.0f))
+    {
+        return PX_ERR_INVALID_ARGUMENT; /* negative or NaN */
+    }
+    mesh_query q;
+    px_status status = query_init(mesh, mesh_pose, shape, shape_pose, &q);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    distance_search s;
+    memset(&s, 0, sizeof(s));
+    s.q = &q;
+    s.pad = PXI_MESH_COLLIDE_PAD_EPS * (q.coord + q.size);
+    for (int k = 0; k < 3; ++k)
+    {
+        s.qmin[k] = q.box.min[k] - s.pad;
+        s.qmax[k] = q.box.max[k] + s.pad;
+    }
+    s.max_distance = max_distance;
+    s.best = INFINITY;
+    s.best_index = INT32_MAX;
+    s.status = PX_OK;
+    float best_d2 = isinf(max_distance) ? INFINITY : distance_bound2(&s, max_distance);
+    pxi_mesh_nearest(mesh, s.qmin, s.qmax, &best_d2, distance_leaf, &s);
+    result->gjk_calls = s.gjk_calls;
+    if (s.status < 0)
+    {
+        memset(result, 0, sizeof(*result));
+        result->triangle = PX_NULL_INDEX;
+        return s.status;
+    }
+    if (s.best_index == INT32_MAX)
+    {
+        return s.status;
+    }
+    const px_gjk_result* r = &s.best_result;
+    result->found = true;
+    result->distance = r->distance;
+    result->overlap = r->distance == 0.0f;
+    result->triangle = s.best_index;
+    local_to_world(&q, r->point_a, r->normal, result->point_mesh, result->normal);
+    local_to_world(&q, r->point_b, NULL, result->point_shape, NULL);
+    return s.status;
+}
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Contacts                                                                                                */
+/* ------------------------------------------------------------------------------------------------------ */
+
+typedef struct contact_search
+{
+    const mesh_query* q;
+    float qmin[3], qmax[3]; /* the shape's box grown by the margin and the pad */
+    float margin;
+    float reach2; /* (margin + pad)^2: triangles whose planes are farther from the shape's box are skipped */
+    px_shape grown; /* the shape with its radius grown by the margin and the pad: the overlap pre-test */
+    px_mesh_contact* out;
+    int capacity;
+    int kept;  /* contacts in out (min(count, capacity)) */
+    int count; /* triangles within the margin */
+    px_simplex_cache cache;
+    px_status status;
+} contact_search;
+
+/* True when contact a is deeper than b (smaller signed distance, then lower index). */
+static bool deeper(float da, int32_t ia, float db, int32_t ib)
+{
+    return da < db || (da == db && ia < ib);
+}
+
+/* Keep a contact: append while there is room, else replace the shallowest kept one if it is deeper. */
+static void keep_contact(contact_search* s, const px_mesh_contact* c)
+{
+    s->count++;
+    if (s->kept < s->capacity)
+    {
+        s->out[s->kept++] = *c;
+        return;
+    }
+    int worst = -1;
+    for (int i = 0; i < s->kept; ++i)
+    {
+        if (worst < 0 ||
+            deeper(s->out[worst].distance, s->out[worst].triangle, s->out[i].distance, s->out[i].triangle))
+        {
+            worst = i;
+        }
+    }
+    if (worst >= 0 && deeper(c->distance, c->triangle, s->out[worst].distance, s->out[worst].triangle))
+    {
+        s->out[worst] = *c;
+    }
+}
+
+/* Hot: called for every leaf overlapping the grown box. */
+static bool contact_leaf(const pxi_mesh_packet* packets, int count, float* best_d2, void* context)
+{
+    (void)best_d2;
+    contact_search* s = context;
+    for (int i = 0; i < count; ++i)
+    {
+        const pxi_mesh_packet* p = &packets[i >> 2];
+        int lane = i & 3;
+        float lo[3], hi[3];
+        packet_box(p, lane, lo, hi);
+        if (!(lo[0] <= s->qmax[0] && hi[0] >= s->qmin[0] && lo[1] <= s->qmax[1] && hi[1] >= s->qmin[1] &&
+              lo[2] <= s->qmax[2] && hi[2] >= s->qmin[2]) ||
+            beyond_plane(s->q, p, lane, s->reach2))
+        {
+            continue;
+        }
+        px_shape tri;
+        packet_local_triangle(s->q, p, lane, &tri);
+        px_gjk_input input;
+        input.a = &tri;
+        input.b = &s->grown;
+        px_transform_identity(&input.b_in_a);
+        /* Cheap rejection first: the overlap test stops at the first plane that separates the triangle from
+         * the grown shape, usually within an iteration or two; its simplex then warm-starts the contact,
+         * and the contact's the next triangle's test (13% fewer instructions than cold starts on FCL's
+         * scene: neighbouring triangles share the shape's support vertices). */
+        bool overlap = false;
+        px_status status = px_gjk_overlap(&input, NULL, &s->cache, &overlap);
+        if (status < 0)
+        {
+            s->status = status;
+            return false;
+        }
+        if (!overlap && status == PX_OK)
+        {
+            continue; /* a test that hit its iteration bound proves nothing: compute the contact */
+        }
+        input.b = s->q->shape;
+        px_contact c;
+        status = px_contact_relative(&input, NULL, &s->cache, &c);
+        if (status < 0)
+        {
+            s->status = status;
+            return false;
+        }
+        s->status = worse_warning(s->status, status);
+        if (c.distance <= s->margin)
+        {
+            px_mesh_contact mc;
+            mc.triangle = p->index[lane];
+            mc.distance = c.distance;
+            local_to_world(s->q, c.point_a, c.normal, mc.point_mesh, mc.normal);
+            local_to_world(s->q, c.point_b, NULL, mc.point_shape, NULL);
+            keep_contact(s, &mc);
+        }
+    }
+    return true;
+}
+
+static int compare_contacts(const void* a, const void* b)
+{
+    int32_t x = ((const px_mesh_contact*)a)->triangle, y = ((const px_mesh_contact*)b)->triangle;
+    return (x > y) - (x < y);
+}
+
+px_status px_mesh_shape_contacts(const px_mesh* mesh, const px_transform* mesh_pose, const px_shape* shape,
+                                 const px_transform* shape_pose, float margin, px_mesh_contact* contacts,
+                                 int capacity, int* count)
+{
+    if (count == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    *count = 0;
+    if (capacity < 0 || (capacity > 0 && contacts == NULL) || isnan(margin) || margin < 0.0f)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    if (!px_is_finite(margin))
+    {
+        return PX_ERR_NON_FINITE;
+    }
+    mesh_query q;
+    px_status status = query_init(mesh, mesh_pose, shape, shape_pose, &q);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    contact_search s;
+    memset(&s, 0, sizeof(s));
+    s.q = &q;
+    s.margin = margin;
+    float pad = PXI_MESH_COLLIDE_PAD_EPS * (q.coord + q.size + margin);
+    for (int k = 0; k < 3; ++k)
+    {
+        s.qmin[k] = q.box.min[k] - margin - pad;
+        s.qmax[k] = q.box.max[k] + margin + pad;
+    }
+    s.reach2 = (margin + pad) * (margin + pad);
+    s.grown = *shape;
+    s.grown.radius = shape->radius + margin + pad;
+    s.out = contacts;
+    s.capacity = capacity;
+    s.status = PX_OK;
+    pxi_mesh_overlap_leaves(mesh, s.qmin, s.qmax, contact_leaf, &s);
+    if (s.status < 0)
+    {
+        if (contacts != NULL && capacity > 0)
+        {
+            memset(contacts, 0, sizeof(*contacts) * (size_t)capacity);
+        }
+        return s.status;
+    }
+    if (s.kept > 1)
+    {
+        qsort(contacts, (size_t)s.kept, sizeof(*contacts), compare_contacts);
+    }
+    *count = s.count;
+    return s.count > capacity ? PX_WARN_CAPACITY : s.status;
+}
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Shape cast                                                                                              */
+/* ------------------------------------------------------------------------------------------------------ */
+
+typedef struct cast_search
+{
+    const mesh_query* q;
+    vec3 r_mesh;  /* the translation in the mesh frame */
+    vec3 r_local; /* the translation in the shape's local frame */
+    float coord;  /* the size of the coordinates of the sweep: the scale of the slab tests' rounding */
+    float best;   /* best fraction so far (INFINITY: none) */
+    int32_t best_index;
+    px_cast_result best_result;
+    px_status status;
+} cast_search;
+
+/* Entry fraction of the shape's box, moving by r_mesh over [0, 1], into the box [lo - pad, hi + pad];
+ * INFINITY when it never enters. A zero component of the motion makes that axis a static overlap test
+ * (no division by zero, so no NaN from 0 / 0). */
+static float sweep_entry(const cast_search* s, const float lo[3], const float hi[3], float pad)
+{
+    const px_aabb* b = &s->q->box;
+    float enter = 0.0f, leave = 1.0f;
+    for (int k = 0; k < 3; ++k)
+    {
+        float a = (lo[k] - pad) - b->max[k]; /* the motion must reach at least a ... */
+        float c = (hi[k] + pad) - b->min[k]; /* ... and at most c along axis k */
+        float r = s->r_mesh[k];
+        if (r == 0.0f)
+        {
+            if (!(a <= 0.0f && c >= 0.0f))
+            {
+                return INFINITY;
+            }
+            continue;
+        }
+        float t0 = a / r, t1 = c / r;
+        if (r < 0.0f)
+        {
+            float t = t0;
+            t0 = t1;
+            t1 = t;
+        }
+        enter = px_maxf(enter, t0);
+        leave = px_minf(leave, t1);
+    }
+    /* written so that NaN gives INFINITY (no entry) */
+    return enter <= leave ? enter : INFINITY;
+}
+
+/* The pad of a box for the sweep test: the contact band of a cast against anything inside it (relative to
+ * the box's and the shape's size), plus the rounding of the coordinates. half_sum is half the sum of the
+ * box's extents, which bounds the half diagonal of anything inside. */
+static float sweep_pad(const cast_search* s, float half_sum)
+{
+    float size = half_sum + s->q->size;
+    return PXI_MESH_CAST_BANDS * PX_CAST_REL_TOLERANCE * size + PXI_MESH_COLLIDE_PAD_EPS * (s->coord + size);
+}
+
+/* True when a box the sweep enters at fraction `entry` (sweep_entry) may hold a triangle that beats or ties
+ * the best hit so far. */
+static bool cast_may_beat(const cast_search* s, float entry)
+{
+    return entry <= 1.0f && entry <= s->best * (1.0f + PXI_MESH_COLLIDE_REL_SLACK);
+}
+
+/* True when a triangle at fraction f (index i) would beat the best so far. */
+static bool cast_improves(const cast_search* s, float f, int32_t i)
+{
+    return f < s->best || (f == s->best && i < s->best_index);
+}
+
+/* Hot: one leaf's triangles. */
+static bool cast_leaf(cast_search* s, const pxi_mesh_packet* packets, int count)
+{
+    for (int i = 0; i < count; ++i)
+    {
+        const pxi_mesh_packet* p = &packets[i >> 2];
+        int lane = i & 3;
+        int32_t index = p->index[lane];
+        float lo[3], hi[3];
+        packet_box(p, lane, lo, hi);
+        float entry = sweep_entry(s, lo, hi,
+                                  sweep_pad(s, 0.5f * ((hi[0] - lo[0]) + (hi[1] - lo[1]) + (hi[2] - lo[2]))));
+        /* a triangle entered at the best fraction may still tie with it */
+        if (!cast_may_beat(s, entry) || (entry > s->best && index > s->best_index))
+        {
+            continue;
+        }
+        px_shape tri;
+        packet_local_triangle(s->q, p, lane, &tri);
+        px_transform identity = PX_TRANSFORM_IDENTITY_INIT;
+        px_cast_result r;
+        px_status status = px_shape_cast_world(&tri, &identity, s->q->shape, &identity, s->r_local, NULL, &r);
+        if (status < 0)
+        {
+            s->status = status;
+            return false;
+        }
+        s->status = worse_warning(s->status, status);
+        if (r.hit && cast_improves(s, r.fraction, index))
+        {
+            s->best = r.fraction;
+            s->best_index = index;
+            s->best_result = r;
+        }
+    }
+    return true;
+}
+
+/* Order the lanes of mask by key, ascending (insertion sort: at most PXI_MESH_WIDTH). Returns how many. */
+static int sort_lanes(int mask, const float key[PXI_MESH_WIDTH], int order[PXI_MESH_WIDTH])
+{
+    int n = 0;
+    for (int lane = 0; lane < PXI_MESH_WIDTH; ++lane)
+    {
+        if (mask & (1 << lane))
+        {
+            int i = n++;
+            while (i > 0 && key[order[i - 1]] > key[lane])
+            {
+                order[i] = order[i - 1];
+                --i;
+            }
+            order[i] = lane;
+        }
+    }
+    return n;
+}
+
+/* Walk the tree along the sweep: the children of a node are visited in the order the moving box enters
+ * them, and a subtree entered after the best hit so far is skipped. The stack is bounded by the tree's
+ * depth (PXI_MESH_STACK, as for the mesh's own traversals). */
+static void cast_traverse(const px_mesh* mesh, cast_search* s)
+{
+    if (mesh->node_count == 0)
+    {
+        return;
+    }
+    int32_t stack[PXI_MESH_STACK];
+    float stack_t[PXI_MESH_STACK];
+    int top = 0;
+    stack[top] = 0;
+    stack_t[top++] = 0.0f;
+    while (top > 0)
+    {
+        --top;
+        if (!cast_may_beat(s, stack_t[top]))
+        {
+            continue;
+        }
+        const pxi_mesh_node* node = &mesh->nodes[stack[top]];
+        float entry[PXI_MESH_WIDTH];
+        int mask = 0;
+        for (int lane = 0; lane < PXI_MESH_WIDTH; ++lane)
+        {
+            entry[lane] = INFINITY;
+            if (node->link[lane] == PXI_MESH_EMPTY)
+            {
+                continue;
+            }
+            float lo[3] = { node->bmin[0][lane], node->bmin[1][lane], node->bmin[2][lane] };
+            float hi[3] = { node->bmax[0][lane], node->bmax[1][lane], node->bmax[2][lane] };
+            float half_sum = 0.5f * ((hi[0] - lo[0]) + (hi[1] - lo[1]) + (hi[2] - lo[2]));
+            entry[lane] = sweep_entry(s, lo, hi, sweep_pad(s, half_sum));
+            if (cast_may_beat(s, entry[lane]))
+            {
+                mask |= 1 << lane;
+            }
+        }
+        int order[PXI_MESH_WIDTH];
+        int n = sort_lanes(mask, entry, order);
+        /* leaves now, nearest first (each may lower the bound for the rest); inner nodes onto the stack,
+         * farthest first so the nearest is popped next */
+        for (int i = 0; i < n; ++i)
+        {
+            int32_t link = node->link[order[i]];
+            if (link < 0 && cast_may_beat(s, entry[order[i]]))
+            {
+                if (!cast_leaf(s, &mesh->packets[pxi_mesh_leaf_packet(link)], pxi_mesh_leaf_count(link)))
+                {
+                    return;
+                }
+            }
+        }
+        for (int i = n - 1; i >= 0; --i)
+        {
+            int32_t link = node->link[order[i]];
+            if (link >= 0)
+            {
+                stack[top] = link;
+                stack_t[top++] = entry[order[i]];
+            }
+        }
+    }
+}
+
+px_status px_mesh_shape_cast(const px_mesh* mesh, const px_transform* mesh_pose, const px_shape* shape,
+                             const px_transform* shape_pose, const vec3 translation,
+                             px_mesh_cast_result* result)
+{
+    if (result == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    memset(result, 0, sizeof(*result));
+    result->triangle = PX_NULL_INDEX;
+    if (translation == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    mesh_query q;
+    px_status status = query_init(mesh, mesh_pose, shape, shape_pose, &q);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    if (!px_v3_is_finite(translation))
+    {
+        return PX_ERR_NON_FINITE;
+    }
+    cast_search s;
+    memset(&s, 0, sizeof(s));
+    s.q = &q;
+    px_transform_vector_inverse(&q.shape_world, translation, s.r_local);
+    px_rot_mulv(&q.rot, s.r_local, s.r_mesh);
+    if (!px_v3_is_finite(s.r_local) || !px_v3_is_finite(s.r_mesh))
+    {
+        return PX_ERR_NON_FINITE; /* a finite translation too large to rotate without overflow */
+    }
+    s.coord = q.coord + abs_max3(s.r_mesh);
+    s.best = INFINITY;
+    s.best_index = INT32_MAX;
+    s.status = PX_OK;
+    cast_traverse(mesh, &s);
+    if (s.status < 0)
+    {
+        return s.status;
+    }
+    if (s.best_index == INT32_MAX)
+    {
+        return s.status;
+    }
+    const px_cast_result* r = &s.best_result;
+    result->hit = true;
+    result->initial_overlap = r->initial_overlap;
+    result->fraction = r->fraction;
+    result->triangle = s.best_index;
+    local_to_world(&q, r->point, r->normal, result->point, result->normal);
+    return s.status;
+}
