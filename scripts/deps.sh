@@ -5,7 +5,7 @@
 #   scripts/deps.sh --bench    also what the benchmarks link
 set -euo pipefail
 
-packages=(cmake make gcc g++ pkg-config libcglm-dev libstb-dev libgmp-dev libbullet-dev libccd-dev)
+packages=(cmake make gcc g++ pkg-config libcglm-dev libstb-dev libgmp-dev libbullet-dev libccd-dev libembree-dev)
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libfcl-dev libembree-dev librecast-dev)
 fi
