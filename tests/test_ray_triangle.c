@@ -1130,7 +1130,7 @@ static int exact_edge_signs(void)
 
 #define MAX_VALENCE 16
 
-typedef struct test_mesh
+typedef struct rt_mesh
 {
     int nv, nt;
     float* v;         /* packed xyz */
@@ -1139,9 +1139,9 @@ typedef struct test_mesh
     int* inc_n;       /* triangles around each vertex */
     int* inc;         /* [nv][MAX_VALENCE] */
     double grid_half; /* grid: half its width (vertices closer to the middle than half - 0.5 are interior) */
-} test_mesh;
+} rt_mesh;
 
-static void mesh_free(test_mesh* m)
+static void mesh_free(rt_mesh* m)
 {
     free(m->v);
     free(m->tri);
@@ -1151,7 +1151,7 @@ static void mesh_free(test_mesh* m)
     memset(m, 0, sizeof(*m));
 }
 
-static int mesh_finish(test_mesh* m, const double offset[3])
+static int mesh_finish(rt_mesh* m, const double offset[3])
 {
     m->v = (float*)malloc(sizeof(float) * 3 * (size_t)m->nv);
     m->inc_n = (int*)calloc((size_t)m->nv, sizeof(int));
@@ -1209,7 +1209,7 @@ static int ico_mid(double* vd, int* nv, int* ekeys, int* evals, int* ne, int i, 
 }
 
 /* Icosphere of radius r (levels of 4-way subdivision), centred at offset. */
-static int build_icosphere(int levels, double r, const double offset[3], test_mesh* m)
+static int build_icosphere(int levels, double r, const double offset[3], rt_mesh* m)
 {
     memset(m, 0, sizeof(*m));
     int max_t = 20, max_v = 12;
@@ -1290,7 +1290,7 @@ static int build_icosphere(int levels, double r, const double offset[3], test_me
 }
 
 /* Height field of cells x cells unit quads with random heights, split along alternating diagonals, faces up. */
-static int build_grid(int cells, px_rng* rng, const double offset[3], test_mesh* m)
+static int build_grid(int cells, px_rng* rng, const double offset[3], rt_mesh* m)
 {
     memset(m, 0, sizeof(*m));
     int n = cells + 1;
@@ -1338,7 +1338,7 @@ static int build_grid(int cells, px_rng* rng, const double offset[3], test_mesh*
 }
 
 /* The triangles around a target: those touching vertex i, or either end of edge (i, j) (j < 0: vertex). */
-static int ring_of(const test_mesh* m, int i, int j, int* out)
+static int ring_of(const rt_mesh* m, int i, int j, int* out)
 {
     int n = 0;
     for (int e = 0; e < 2; ++e)
@@ -1374,7 +1374,7 @@ typedef struct wt_stats
 /* One ray through the float point `target` (t = 1 there), tested against the ring around it with every
  * algorithm. A ray "hits the target" when some ring triangle reports a hit near t = 1: within 1e-4 plus 64
  * ulps of the coordinates, in length units (the target is on the surface only to within its rounding). */
-static int shoot(const test_mesh* m, const int* ring, int nring, const float target[3], const double toward[3],
+static int shoot(const rt_mesh* m, const int* ring, int nring, const float target[3], const double toward[3],
                  double len, bool front_check, wt_stats* st, px_rng* rng)
 {
     rt_case k;
@@ -1505,7 +1505,7 @@ static void cone_dir(px_rng* rng, const double n[3], double cone, double out[3])
 /* Whether the triangles around vertex vi close around it: every sphere vertex, the grid's interior ones.
  * Rays are only aimed at points whose surroundings are closed (a target near a boundary vertex may round
  * onto it, and a ray through a boundary vertex can rightly miss). */
-static bool vertex_closed(const test_mesh* m, int vi)
+static bool vertex_closed(const rt_mesh* m, int vi)
 {
     if (m->grid_half == 0.0)
     {
@@ -1518,7 +1518,7 @@ static bool vertex_closed(const test_mesh* m, int vi)
 /* Shoot at every shared edge (4 points each) and every vertex whose triangles close around it, from
  * `dirs_out` directions on the front side (outside / above) and `dirs_in` on the back side. `is_sphere`:
  * the front side is along the radius; else along +z. */
-static int shoot_mesh(const test_mesh* m, bool is_sphere, const double center[3], px_rng* rng, wt_stats* st)
+static int shoot_mesh(const rt_mesh* m, bool is_sphere, const double center[3], px_rng* rng, wt_stats* st)
 {
     int ring[4 * MAX_VALENCE];
     /* edges shared by two triangles */
@@ -1628,7 +1628,7 @@ static int watertight_meshes(void)
         {
             double f = (double)k_offsets[oi];
             double offset[3] = { f, -0.5 * f, 0.25 * f };
-            test_mesh m;
+            rt_mesh m;
             int err = kind == 0 ? build_icosphere(3, 2.0, offset, &m) : build_grid(24, &rng, offset, &m);
             if (err != 0)
             {
