@@ -22,7 +22,9 @@
 
 #define EPA_NO_FACE (-1)
 
-#if defined(__SSE2__) || defined(_M_X64)
+/* SSE2 paths (the x86-64 baseline) for the face planes and the nearest-face search. They give the scalar
+ * code's results bit for bit; define PX_EPA_SCALAR to build the scalar code alone (to test that). */
+#if (defined(__SSE2__) || defined(_M_X64)) && !defined(PX_EPA_SCALAR)
 #define PXI_EPA_SSE 1
 #include <emmintrin.h>
 #else
@@ -50,6 +52,7 @@ typedef struct epa_vertex
 typedef struct epa_face
 {
     vec3 n;          /* outward normal, |n| = twice the area */
+    float offset;    /* n . (v0 + v1 + v2) / 3: the plane's offset, for the visibility test */
     float sd;        /* dist |dist|, dist = n . v0 / |n|: the order of plane distances (INFINITY if degenerate) */
     int v[3];        /* counter-clockwise seen from outside the polytope */
     int adj[3];      /* across edge i = (v[i], v[i + 1]): the adjacent face * 4 + the edge's index in it */
@@ -177,8 +180,74 @@ static void epa_face_plane(const epa_poly* poly, epa_face* f)
     /* The offset is the mean of the three (the rounding of each partly cancels; one offset alone ranks
      * faces of touching pairs differently enough to move witness points by a third of the tolerance).
      * (offset / nn) |offset| = dist |dist| is of degree 2 in length like the squared lengths around it. */
+    f->offset = offset;
     f->sd = f->degenerate ? INFINITY : (offset / nn) * fabsf(offset);
 }
+
+#if PXI_EPA_SSE
+/* The planes of a fan's faces (v[0], v[1] on the horizon, v[2] the new vertex), four faces per step: the
+ * vertices are transposed into x, y, z registers and every lane computes what epa_face_plane computes, in
+ * the same order (bit-identical), without its horizontal sums. */
+static void epa_fan_planes(epa_poly* poly, const int* fan, int count)
+{
+    epa_face* faces = poly->faces;
+    const float* apex = poly->w4[faces[fan[0]].v[2]];
+    const __m128 wx = _mm_set1_ps(apex[0]), wy = _mm_set1_ps(apex[1]), wz = _mm_set1_ps(apex[2]);
+    const __m128 third = _mm_set1_ps(1.0f / 3.0f), eps = _mm_set1_ps(1.0e-12f), inf = _mm_set1_ps(INFINITY);
+    const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    for (int k0 = 0; k0 < count; k0 += 4)
+    {
+        /* a short last step repeats the last face in the spare lanes */
+        const epa_face* f0 = &faces[fan[k0]];
+        const epa_face* f1 = &faces[fan[k0 + 1 < count ? k0 + 1 : count - 1]];
+        const epa_face* f2 = &faces[fan[k0 + 2 < count ? k0 + 2 : count - 1]];
+        const epa_face* f3 = &faces[fan[k0 + 3 < count ? k0 + 3 : count - 1]];
+        __m128 ax = _mm_loadu_ps(poly->w4[f0->v[0]]), ay = _mm_loadu_ps(poly->w4[f1->v[0]]);
+        __m128 az = _mm_loadu_ps(poly->w4[f2->v[0]]), a3 = _mm_loadu_ps(poly->w4[f3->v[0]]);
+        __m128 bx = _mm_loadu_ps(poly->w4[f0->v[1]]), by = _mm_loadu_ps(poly->w4[f1->v[1]]);
+        __m128 bz = _mm_loadu_ps(poly->w4[f2->v[1]]), b3 = _mm_loadu_ps(poly->w4[f3->v[1]]);
+        _MM_TRANSPOSE4_PS(ax, ay, az, a3);
+        _MM_TRANSPOSE4_PS(bx, by, bz, b3);
+        const __m128 abx = _mm_sub_ps(bx, ax), aby = _mm_sub_ps(by, ay), abz = _mm_sub_ps(bz, az);
+        const __m128 acx = _mm_sub_ps(wx, ax), acy = _mm_sub_ps(wy, ay), acz = _mm_sub_ps(wz, az);
+        const __m128 nx = _mm_sub_ps(_mm_mul_ps(aby, acz), _mm_mul_ps(abz, acy));
+        const __m128 ny = _mm_sub_ps(_mm_mul_ps(abz, acx), _mm_mul_ps(abx, acz));
+        const __m128 nz = _mm_sub_ps(_mm_mul_ps(abx, acy), _mm_mul_ps(aby, acx));
+#define EPA_DOT4(x0, y0, z0, x1, y1, z1)                                                                        \
+    _mm_add_ps(_mm_add_ps(_mm_mul_ps(x0, x1), _mm_mul_ps(y0, y1)), _mm_mul_ps(z0, z1))
+        const __m128 nn = EPA_DOT4(nx, ny, nz, nx, ny, nz);
+        const __m128 lmax = _mm_max_ps(EPA_DOT4(abx, aby, abz, abx, aby, abz), EPA_DOT4(acx, acy, acz, acx, acy, acz));
+        const __m128 offset = _mm_mul_ps(_mm_add_ps(_mm_add_ps(EPA_DOT4(nx, ny, nz, ax, ay, az),
+                                                               EPA_DOT4(nx, ny, nz, bx, by, bz)),
+                                                    EPA_DOT4(nx, ny, nz, wx, wy, wz)),
+                                         third);
+#undef EPA_DOT4
+        const __m128 ok = _mm_cmpgt_ps(nn, _mm_mul_ps(_mm_mul_ps(eps, lmax), lmax));
+        __m128 sd = _mm_mul_ps(_mm_div_ps(offset, nn), _mm_and_ps(offset, abs_mask));
+        sd = _mm_or_ps(_mm_and_ps(ok, sd), _mm_andnot_ps(ok, inf));
+        float tx[4], ty[4], tz[4], to[4], ts[4];
+        _mm_storeu_ps(tx, nx);
+        _mm_storeu_ps(ty, ny);
+        _mm_storeu_ps(tz, nz);
+        _mm_storeu_ps(to, offset);
+        _mm_storeu_ps(ts, sd);
+        const int ok_bits = _mm_movemask_ps(ok);
+        const int lanes = count - k0 < 4 ? count - k0 : 4;
+        for (int j = 0; j < lanes; ++j)
+        {
+            const int index = fan[k0 + j];
+            epa_face* f = &faces[index];
+            f->n[0] = tx[j];
+            f->n[1] = ty[j];
+            f->n[2] = tz[j];
+            f->offset = to[j];
+            f->sd = ts[j];
+            f->degenerate = ((ok_bits >> j) & 1) == 0;
+            poly->key[index] = ts[j];
+        }
+    }
+}
+#endif
 
 /* The picked face's unit normal and plane distance. */
 static void epa_face_unit(const epa_poly* poly, int index, epa_plane* dest)
@@ -592,8 +661,8 @@ static int epa_horizon(epa_poly* poly, int start, const float* w, int pass, epa_
         {
             continue; /* already removed */
         }
-        const float* v0 = poly->verts[g->v[0]].w;
-        float side = (g->n[0] * (w[0] - v0[0]) + g->n[1] * (w[1] - v0[1])) + g->n[2] * (w[2] - v0[2]);
+        /* w's height above g's plane, times |n|, against the same mean offset its distance comes from */
+        float side = ((g->n[0] * w[0] + g->n[1] * w[1]) + g->n[2] * w[2]) - g->offset;
         if (g->degenerate || !(side > 0.0f))
         {
             /* not visible: the edge is on the horizon; as the removed face saw it, it runs opposite to g's */
@@ -648,12 +717,19 @@ static bool epa_fan(epa_poly* poly, int iw, const epa_horizon_edge* horizon, int
         f->v[2] = iw;
         f->pass = 0;
         f->alive = true;
-        epa_face_plane(poly, f);
-        poly->key[index] = f->sd;
         /* edge 0 (a -> b) is the horizon edge, shared with the surviving face */
         f->adj[0] = 4 * horizon[k].face + horizon[k].edge;
         faces[horizon[k].face].adj[horizon[k].edge] = 4 * index;
     }
+#if PXI_EPA_SSE
+    epa_fan_planes(poly, fan, count);
+#else
+    for (int k = 0; k < count; ++k)
+    {
+        epa_face_plane(poly, &faces[fan[k]]);
+        poly->key[fan[k]] = faces[fan[k]].sd;
+    }
+#endif
     /* Neighbouring fan faces share the edge from a horizon vertex to w: face k's edge 1 (b_k -> w) meets
      * the face whose edge 2 is (w -> a_m) with a_m == b_k. The depth-first search emits the horizon in
      * cyclic order, so that face is usually the next one; otherwise it is searched for. */
