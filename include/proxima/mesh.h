@@ -129,7 +129,7 @@ extern "C"
     PX_API PX_NODISCARD px_status px_mesh_ray_cast_any(const px_mesh* mesh, const px_ray* ray, bool* hit);
 
     /// Closest hits of many rays (both-sided), hits[i] for rays[i], split across threads by tasks (NULL: this
-    /// thread). The hits are the same as px_mesh_ray_cast's whatever the task system.
+    /// thread). The hits are the same as px_mesh_ray_cast's whatever the task system. Allocates nothing.
     /// @return PX_OK, or the first error (lowest ray index) of px_mesh_ray_cast; every ray is still cast and a
     ///         ray with an error gets a cleared hit. PX_ERR_INVALID_ARGUMENT for NULL arrays with count > 0.
     PX_API PX_NODISCARD px_status px_mesh_ray_cast_batch(const px_mesh* mesh, const px_ray* rays, int count,
@@ -165,8 +165,8 @@ extern "C"
                                                      void* context);
 
     /// px_mesh_query_aabb into an array: the triangles whose bounds overlap box, in increasing index order.
-    /// *count is the number found; when it exceeds capacity, capacity of them (in no particular order) are
-    /// written and the call returns PX_WARN_CAPACITY: call again with a larger array.
+    /// *count is the number found; when it exceeds capacity, the capacity lowest indices are written (in
+    /// increasing order) and the call returns PX_WARN_CAPACITY.
     /// @return PX_OK; PX_WARN_CAPACITY when *count > capacity; the errors of px_mesh_query_aabb.
     PX_API PX_NODISCARD px_status px_mesh_overlap_aabb(const px_mesh* mesh, const px_aabb* box, int32_t* triangles,
                                                        int capacity, int* count);

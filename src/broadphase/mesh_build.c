@@ -679,6 +679,7 @@ static int32_t collapse(collapse_state* s, int32_t bi, int depth)
         node->link[lane] = PXI_MESH_EMPTY;
     }
     s->cost += TRAVERSAL_COST * box_half_area(&bn[bi].box);
+    node->lanes = (1u << nk) - 1u;
     for (int i = 0; i < nk; ++i)
     {
         const bnode* c = &bn[kids[i]];
@@ -837,6 +838,7 @@ px_status pxi_mesh_build(px_mesh* mesh, int leaf_triangles, int sah_bins, const 
             node->link[lane] = PXI_MESH_EMPTY;
         }
         lane_set(node, 0, &root->box);
+        node->lanes = 1u;
         s.node_count = 1;
         s.depth = 1;
         s.cost = TRAVERSAL_COST * box_half_area(&root->box);

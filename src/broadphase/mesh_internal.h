@@ -34,7 +34,9 @@ typedef struct pxi_mesh_node
     float bmin[3][PXI_MESH_WIDTH]; /* [axis][lane] */
     float bmax[3][PXI_MESH_WIDTH];
     int32_t link[PXI_MESH_WIDTH];
-    int32_t pad[PXI_MESH_WIDTH];
+    uint32_t lanes; /* bit i set: lane i is used (box queries mask with it: an unused lane's inverted box
+                       still passes an overlap test against an infinite query box) */
+    uint32_t pad[PXI_MESH_WIDTH - 1];
 } pxi_mesh_node;
 
 #define PXI_MESH_NODE_ALIGNMENT 64

@@ -39,6 +39,10 @@ long pxi_count_nodes, pxi_count_packets, pxi_count_scalar, pxi_count_hits;
 #define COUNT(x) ((void)0)
 #endif
 
+/* Widening of the bound a nearest search prunes boxes with (their float squared distances are a few roundings
+ * off) */
+#define NEAR_WIDEN 1.000001f
+
 /* 1 + 2 gamma(3), rounded up: the widening of a ray's far slab distance */
 #define FAR_WIDEN 1.0000006f
 
@@ -159,7 +163,7 @@ static inline int node_box_distance(const pxi_mesh_node* node, const float qmin[
         _mm_storeu_ps(d2 + h, acc);
         mask |= _mm_movemask_ps(_mm_cmple_ps(acc, _mm_set1_ps(limit))) << h;
     }
-    return mask;
+    return mask & (int)node->lanes;
 #else
     int mask = 0;
     for (int lane = 0; lane < PXI_MESH_WIDTH; ++lane)
@@ -176,7 +180,7 @@ static inline int node_box_distance(const pxi_mesh_node* node, const float qmin[
         d2[lane] = acc;
         mask |= (acc <= limit) << lane;
     }
-    return mask;
+    return mask & (int)node->lanes;
 #endif
 }
 
@@ -195,7 +199,7 @@ static inline int node_overlap(const pxi_mesh_node* node, const float qmin[3], c
         }
         mask |= _mm_movemask_ps(ok) << h;
     }
-    return mask;
+    return mask & (int)node->lanes;
 #else
     int mask = 0;
     for (int lane = 0; lane < PXI_MESH_WIDTH; ++lane)
@@ -207,7 +211,7 @@ static inline int node_overlap(const pxi_mesh_node* node, const float qmin[3], c
         }
         mask |= (int)ok << lane;
     }
-    return mask;
+    return mask & (int)node->lanes;
 #endif
 }
 
@@ -255,8 +259,9 @@ static inline void packet_test(const pxi_mesh_packet* p, const ray_pre* r, float
     const __m128 sign = _mm_set1_ps(-0.0f);
     const __m128 adet = _mm_andnot_ps(sign, det);
     const __m128 at = _mm_xor_ps(t, _mm_and_ps(det, sign));
-    const __m128 in_range = _mm_and_ps(_mm_cmpge_ps(at, _mm_mul_ps(zero, adet)),
-                                       _mm_cmple_ps(at, _mm_mul_ps(_mm_set1_ps(t_max), adet)));
+    const __m128 in_range =
+        _mm_and_ps(_mm_cmpge_ps(at, _mm_mul_ps(_mm_mul_ps(zero, adet), _mm_set1_ps(PXI_WATERTIGHT_SLACK_LO))),
+                   _mm_cmple_ps(at, _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(t_max), adet), _mm_set1_ps(PXI_WATERTIGHT_SLACK_HI))));
     const __m128 ok = _mm_andnot_ps(reject, _mm_and_ps(in_range, _mm_cmpneq_ps(det, zero)));
     int zero_lanes = _mm_movemask_ps(any_zero) & valid;
     out->slow = zero_lanes;
@@ -501,7 +506,6 @@ typedef struct batch_job
     const px_mesh* mesh;
     const px_ray* rays;
     px_ray_hit* hits;
-    px_status* statuses; /* lowest failing index found per range is reduced after finish */
 } batch_job;
 
 static void batch_range(int begin, int end, int worker, void* context)
@@ -510,7 +514,9 @@ static void batch_range(int begin, int end, int worker, void* context)
     batch_job* job = context;
     for (int i = begin; i < end; ++i)
     {
-        job->statuses[i] = px_mesh_ray_cast(job->mesh, &job->rays[i], &job->hits[i]);
+        /* a ray with bad input gets a cleared hit; its status was found before the tasks started */
+        px_status status = px_mesh_ray_cast(job->mesh, &job->rays[i], &job->hits[i]);
+        (void)status;
     }
 }
 
@@ -521,28 +527,15 @@ px_status px_mesh_ray_cast_batch(const px_mesh* mesh, const px_ray* rays, int co
     {
         return PX_ERR_INVALID_ARGUMENT;
     }
-    if (count == 0)
-    {
-        return PX_OK;
-    }
-    /* statuses live in the hits' own memory would be neater; a small side array keeps px_ray_hit unchanged */
-    px_status* statuses = pxi_alloc(&mesh->allocator, (size_t)count * sizeof(px_status));
-    if (statuses == NULL)
-    {
-        return PX_ERR_OUT_OF_MEMORY;
-    }
-    batch_job job = { mesh, rays, hits, statuses };
-    pxi_run_tasks(tasks, batch_range, count, 64, &job);
+    /* the status is that of the lowest bad ray: checked here, in order, so no task needs to report one and
+     * nothing is allocated */
     px_status status = PX_OK;
-    for (int i = 0; i < count; ++i)
+    for (int i = 0; i < count && status == PX_OK; ++i)
     {
-        if (statuses[i] != PX_OK)
-        {
-            status = statuses[i];
-            break;
-        }
+        status = check_ray(&rays[i]);
     }
-    pxi_free(&mesh->allocator, statuses, (size_t)count * sizeof(px_status));
+    batch_job job = { mesh, rays, hits };
+    pxi_run_tasks(tasks, batch_range, count, 64, &job);
     return status;
 }
 
@@ -565,13 +558,14 @@ void pxi_mesh_nearest(const px_mesh* mesh, const float qmin[3], const float qmax
     while (top > 0)
     {
         --top;
-        if (stack_d2[top] > *best_d2)
+        if (stack_d2[top] > *best_d2 * NEAR_WIDEN)
         {
             continue;
         }
         const pxi_mesh_node* node = &mesh->nodes[stack[top]];
         float d2[PXI_MESH_WIDTH];
-        int mask = node_box_distance(node, qmin, qmax, *best_d2, d2);
+        /* the box distances are rounded floats: widened so that rounding never prunes a box at the bound */
+        int mask = node_box_distance(node, qmin, qmax, *best_d2 * NEAR_WIDEN, d2);
         if (mask == 0)
         {
             continue;
@@ -582,7 +576,7 @@ void pxi_mesh_nearest(const px_mesh* mesh, const float qmin[3], const float qmax
         {
             int lane = order[i];
             int32_t link = node->link[lane];
-            if (link < 0 && d2[lane] <= *best_d2)
+            if (link < 0 && d2[lane] <= *best_d2 * NEAR_WIDEN)
             {
                 if (!fn(&mesh->packets[pxi_mesh_leaf_packet(link)], pxi_mesh_leaf_count(link), best_d2, context))
                 {
@@ -593,7 +587,7 @@ void pxi_mesh_nearest(const px_mesh* mesh, const float qmin[3], const float qmax
         for (int i = n - 1; i >= 0; --i)
         {
             int lane = order[i];
-            if (node->link[lane] >= 0 && d2[lane] <= *best_d2)
+            if (node->link[lane] >= 0 && d2[lane] <= *best_d2 * NEAR_WIDEN)
             {
                 stack[top] = node->link[lane];
                 stack_d2[top++] = d2[lane];
@@ -639,10 +633,19 @@ void pxi_mesh_overlap_leaves(const px_mesh* mesh, const float qmin[3], const flo
 typedef struct point_search
 {
     float p[3];
+    double best_d2;     /* squared distance of the best point, in double: float squares of tiny or huge
+                           distances underflow or overflow */
     int32_t best_index; /* INT32_MAX when none */
     float best_point[3];
     float a[3], b[3], c[3]; /* corners of the best triangle */
 } point_search;
+
+/* A double squared distance as a float bound for the tree's pruning, rounded up so it never prunes too much. */
+static float prune_bound(double d2)
+{
+    float f = (float)d2;
+    return (double)f < d2 ? nextafterf(f, INFINITY) : f;
+}
 
 static bool point_leaf(const pxi_mesh_packet* packets, int count, float* best_d2, void* context)
 {
@@ -654,17 +657,18 @@ static bool point_leaf(const pxi_mesh_packet* packets, int count, float* best_d2
         pxi_mesh_packet_triangle(p, i % 4, a, b, c);
         vec3 q;
         px_closest_point_triangle(s->p, a, b, c, NULL, q);
-        float d[3] = { q[0] - s->p[0], q[1] - s->p[1], q[2] - s->p[2] };
-        float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        double d[3] = { (double)q[0] - s->p[0], (double)q[1] - s->p[1], (double)q[2] - s->p[2] };
+        double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
         int32_t index = p->index[i % 4];
-        if (d2 < *best_d2 || (d2 == *best_d2 && index < s->best_index))
+        if (d2 < s->best_d2 || (d2 == s->best_d2 && index < s->best_index))
         {
-            *best_d2 = d2;
+            s->best_d2 = d2;
             s->best_index = index;
             memcpy(s->best_point, q, sizeof(s->best_point));
             memcpy(s->a, a, sizeof(a));
             memcpy(s->b, b, sizeof(b));
             memcpy(s->c, c, sizeof(c));
+            *best_d2 = prune_bound(d2);
         }
     }
     return true;
@@ -690,7 +694,8 @@ px_status px_mesh_closest_point(const px_mesh* mesh, const vec3 point, float max
     memset(&s, 0, sizeof(s));
     memcpy(s.p, point, sizeof(s.p));
     s.best_index = INT32_MAX;
-    float best_d2 = max_distance * max_distance; /* may be +inf */
+    s.best_d2 = (double)max_distance * (double)max_distance; /* may be +inf */
+    float best_d2 = prune_bound(s.best_d2);
     pxi_mesh_nearest(mesh, s.p, s.p, &best_d2, point_leaf, &s);
     if (s.best_index == INT32_MAX)
     {
@@ -698,7 +703,7 @@ px_status px_mesh_closest_point(const px_mesh* mesh, const vec3 point, float max
     }
     result->found = true;
     memcpy(result->point, s.best_point, sizeof(result->point));
-    result->distance = sqrtf(best_d2);
+    result->distance = (float)sqrt(s.best_d2);
     result->triangle = s.best_index;
     double e1[3], e2[3], off[3];
     for (int k = 0; k < 3; ++k)
@@ -763,12 +768,20 @@ px_status px_mesh_query_aabb(const px_mesh* mesh, const px_aabb* box, px_mesh_tr
             return PX_ERR_NON_FINITE;
         }
     }
+    for (int k = 0; k < 3; ++k)
+    {
+        if (box->min[k] > box->max[k])
+        {
+            return PX_OK; /* an inverted box holds nothing */
+        }
+    }
     aabb_search s = { { box->min[0], box->min[1], box->min[2] }, { box->max[0], box->max[1], box->max[2] }, fn,
                       context };
     pxi_mesh_overlap_leaves(mesh, s.qmin, s.qmax, aabb_leaf, &s);
     return PX_OK;
 }
 
+/* The lowest `capacity` triangle indices found so far, kept as a max-heap in the caller's array. */
 typedef struct collect
 {
     int32_t* out;
@@ -776,12 +789,51 @@ typedef struct collect
     int count;
 } collect;
 
+static void heap_sift_down(int32_t* h, int n, int i)
+{
+    for (;;)
+    {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && h[l] > h[m])
+        {
+            m = l;
+        }
+        if (r < n && h[r] > h[m])
+        {
+            m = r;
+        }
+        if (m == i)
+        {
+            return;
+        }
+        int32_t t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
 static bool collect_triangle(int32_t triangle, void* context)
 {
     collect* c = context;
-    if (c->count < c->capacity)
+    int held = c->count < c->capacity ? c->count : c->capacity;
+    if (held < c->capacity)
     {
-        c->out[c->count] = triangle;
+        /* sift up */
+        int i = held;
+        c->out[i] = triangle;
+        while (i > 0 && c->out[(i - 1) / 2] < c->out[i])
+        {
+            int32_t t = c->out[i];
+            c->out[i] = c->out[(i - 1) / 2];
+            c->out[(i - 1) / 2] = t;
+            i = (i - 1) / 2;
+        }
+    }
+    else if (held > 0 && triangle < c->out[0])
+    {
+        c->out[0] = triangle;
+        heap_sift_down(c->out, held, 0);
     }
     c->count++;
     return true;
@@ -810,11 +862,10 @@ px_status px_mesh_overlap_aabb(const px_mesh* mesh, const px_aabb* box, int32_t*
         return status;
     }
     *count = c.count;
-    if (c.count > capacity)
+    int held = c.count < capacity ? c.count : capacity;
+    if (held > 0)
     {
-        /* the first `capacity` found are not the lowest indices; run again keeping the lowest ones */
-        return PX_WARN_CAPACITY;
+        qsort(triangles, (size_t)held, sizeof(int32_t), compare_int32);
     }
-    qsort(triangles, (size_t)c.count, sizeof(int32_t), compare_int32);
-    return PX_OK;
+    return c.count > capacity ? PX_WARN_CAPACITY : PX_OK;
 }

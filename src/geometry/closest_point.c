@@ -81,7 +81,15 @@ static void refine_feature(const vec3 p, const float* const* v, uint32_t f, floa
         vec3 ab, ap;
         px_v3_sub(b, a, ab);
         px_v3_sub(p, a, ap);
-        float t = px_clampf(px_v3_dot(ap, ab) / px_v3_norm2(ab), 0.0f, 1.0f);
+        /* the ratio is scale-free: computed on vectors scaled by a power of two, so that squares of tiny or huge
+         * lengths neither underflow nor overflow */
+        const float* w[2] = { ab, ap };
+        float k = kernel_scale(w, 2);
+        vec3 abk, apk;
+        px_v3_scale(ab, k, abk);
+        px_v3_scale(ap, k, apk);
+        float len2 = px_v3_norm2(abk);
+        float t = len2 > 0.0f ? px_clampf(px_v3_dot(apk, abk) / len2, 0.0f, 1.0f) : 0.0f;
         px_v3_mad(a, t, ab, dest);
         bary[idx[0]] = 1.0f - t;
         bary[idx[1]] = t;
@@ -89,17 +97,25 @@ static void refine_feature(const vec3 p, const float* const* v, uint32_t f, floa
     }
     if (n == 3)
     {
-        /* project onto the plane; keep the kernel's weights (they only name the face) */
+        /* project onto the plane; keep the kernel's weights (they only name the face). On vectors scaled by k
+         * the offset p - dest comes out k times too long, whatever the scale of the face. */
         const float* a = v[idx[0]];
         vec3 ab, ac, nrm, ap;
         px_v3_sub(v[idx[1]], a, ab);
         px_v3_sub(v[idx[2]], a, ac);
-        px_v3_cross(ab, ac, nrm);
         px_v3_sub(p, a, ap);
+        const float* w[3] = { ab, ac, ap };
+        float k = kernel_scale(w, 3);
+        px_v3_scale(ab, k, ab);
+        px_v3_scale(ac, k, ac);
+        px_v3_scale(ap, k, ap);
+        px_v3_cross(ab, ac, nrm);
         float nn = px_v3_norm2(nrm);
         if (nn > 0.0f)
         {
-            px_v3_mad(p, -px_v3_dot(ap, nrm) / nn, nrm, dest);
+            vec3 off;
+            px_v3_scale(nrm, px_v3_dot(ap, nrm) / nn, off);
+            px_v3_mad(p, -1.0f / k, off, dest);
             return;
         }
         px_v3_zero(dest);

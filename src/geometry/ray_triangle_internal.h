@@ -84,6 +84,11 @@ static inline void pxi_watertight_ray_init(pxi_watertight_ray* r, const float or
     r->sz = 1.0f / dir[kz];
 }
 
+/* The quick range test compares the scaled distance with the range scaled by det, before any division; it is
+ * widened by these factors so that it never rejects a t that rounds into the range. */
+#define PXI_WATERTIGHT_SLACK_HI (1.0f + 16.0f * FLT_EPSILON)
+#define PXI_WATERTIGHT_SLACK_LO (1.0f - 16.0f * FLT_EPSILON)
+
 /* True when a, b, c are exactly collinear (or coincident): rays never hit such a triangle. Differences of
  * floats are exact in double (for coordinates within 2^29 of each other), and for exactly parallel edges the
  * two products of each normal component are the same real number, so they round alike and the component is
@@ -107,11 +112,18 @@ static inline bool pxi_watertight_finish(float det, float tz, float ev, float ew
 {
     const double rcp = 1.0 / (double)det;
     const double td = (double)tz * rcp;
-    if (!(td >= (double)t_min && td <= (double)t_max && td <= (double)FLT_MAX))
+    /* the range applies to the t returned (rounded to float): a triangle hit at the same float t as the best
+     * one so far is in range, so ties can go to the lowest index whatever the order the triangles come in */
+    if (!(td <= (double)FLT_MAX))
     {
         return false;
     }
-    *t = (float)td;
+    const float tf = (float)td;
+    if (!(tf >= t_min && tf <= t_max))
+    {
+        return false;
+    }
+    *t = tf;
     *u = (float)((double)ev * rcp);
     *v = (float)((double)ew * rcp);
     return true;
@@ -181,7 +193,7 @@ static inline bool pxi_watertight_hit(const pxi_watertight_ray* r, const float a
     const float adet = fabsf(det);
     const float at = det < 0.0f ? -tz : tz;
     /* written so that NaN (overflowed coordinates) takes the miss */
-    if (!(at >= t_min * adet && at <= t_max * adet))
+    if (!(at >= t_min * adet * PXI_WATERTIGHT_SLACK_LO && at <= t_max * adet * PXI_WATERTIGHT_SLACK_HI))
     {
         return false;
     }
