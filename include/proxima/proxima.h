@@ -12,6 +12,7 @@
 #include "proxima/io.h"
 #include "proxima/manifold.h"
 #include "proxima/mesh.h"
+#include "proxima/mesh_collide.h"
 #include "proxima/shapes.h"
 #include "proxima/simplex.h"
 #include "proxima/task.h"
