@@ -72,7 +72,10 @@ typedef struct epa_plane
 
 typedef struct epa_poly
 {
-    epa_vertex verts[PX_EPA_MAX_VERTICES];
+    /* One slot more than the capacity: the loop's support is written straight into the next free slot
+     * (a vertex copy would read fields just written one by one, which stalls), and the spare slot takes it
+     * when the polytope is full. */
+    epa_vertex verts[PX_EPA_MAX_VERTICES + 1];
     float w4[PX_EPA_MAX_VERTICES][4];  /* the vertices' w again, padded with 0: one load each for SSE */
     uint64_t ids[PX_EPA_MAX_VERTICES]; /* the vertices' support index pairs, packed (epa_vertex_id) */
     epa_face faces[PX_EPA_MAX_FACES];
@@ -114,21 +117,30 @@ static uint64_t epa_vertex_id(const epa_vertex* v)
     return ((uint64_t)(uint32_t)v->index_a << 32) | (uint64_t)(uint32_t)v->index_b;
 }
 
+/* Append v (or, when v is the next free slot already, keep it). Returns its index, or -1 when full. */
 static int epa_add_vertex(epa_poly* poly, const epa_vertex* v)
 {
-    if (poly->vertex_count >= PX_EPA_MAX_VERTICES)
+    const int i = poly->vertex_count;
+    if (i >= PX_EPA_MAX_VERTICES)
     {
         return -1;
     }
-    poly->verts[poly->vertex_count] = *v;
-    poly->ids[poly->vertex_count] = epa_vertex_id(v);
-    float* w4 = poly->w4[poly->vertex_count];
-    w4[0] = v->w[0];
-    w4[1] = v->w[1];
-    w4[2] = v->w[2];
-    w4[3] = 0.0f;
+    if (v != &poly->verts[i])
+    {
+        poly->verts[i] = *v;
+    }
+    poly->ids[i] = epa_vertex_id(v);
+#if PXI_EPA_SSE
+    _mm_storeu_ps(poly->w4[i], _mm_setr_ps(v->w[0], v->w[1], v->w[2], 0.0f)); /* one store: later loads forward */
+#else
+    poly->w4[i][0] = v->w[0];
+    poly->w4[i][1] = v->w[1];
+    poly->w4[i][2] = v->w[2];
+    poly->w4[i][3] = 0.0f;
+#endif
     poly->scale = px_maxf(poly->scale, px_v3_norm(v->w));
-    return poly->vertex_count++;
+    poly->vertex_count = i + 1;
+    return i;
 }
 
 #if PXI_EPA_SSE
@@ -584,52 +596,41 @@ static bool epa_has_vertex(const epa_poly* poly, const epa_vertex* v)
 }
 
 /* The face with the smallest key (the nearest alive, unexplored face), first on ties; EPA_NO_FACE when
- * none is left. Hot: called once per iteration over every face slot, so it reads only the packed keys,
- * four at a time on x86-64 (keys are never NaN: a non-finite support ends the query before). */
+ * none is left. Hot: called once per iteration over every face slot, so it reads only the packed keys.
+ * The loads are scalar on purpose: the fan and the horizon search have just written keys one by one, and
+ * a wider load over fresh narrow stores waits for them to reach the cache. Four running minima keep the
+ * loop from being one chain of dependent minima; then the first slot holding the minimum is found. */
 static int epa_nearest_face(const epa_poly* poly)
 {
     const float* key = poly->key;
     const int count = poly->face_count;
-    float best = INFINITY;
-    int bi = EPA_NO_FACE;
+    float m0 = INFINITY, m1 = INFINITY, m2 = INFINITY, m3 = INFINITY;
     int i = 0;
-#if PXI_EPA_SSE
-    const int n4 = count & ~3;
-    if (n4 > 0)
+    for (; i + 4 <= count; i += 4)
     {
-        /* the smallest key of the blocks of four, broadcast, then the first lane that holds it */
-        __m128 m = _mm_loadu_ps(key);
-        for (i = 4; i < n4; i += 4)
-        {
-            m = _mm_min_ps(m, _mm_loadu_ps(key + i));
-        }
-        m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
-        m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
-        best = _mm_cvtss_f32(m);
-        if (best < INFINITY)
-        {
-            for (int k = 0; k < n4; k += 4)
-            {
-                int mask = _mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(key + k), m));
-                if (mask != 0)
-                {
-                    bi = k + ((mask & 1) ? 0 : (mask & 2) ? 1 : (mask & 4) ? 2 : 3);
-                    break;
-                }
-            }
-        }
+        m0 = px_minf(m0, key[i]);
+        m1 = px_minf(m1, key[i + 1]);
+        m2 = px_minf(m2, key[i + 2]);
+        m3 = px_minf(m3, key[i + 3]);
     }
-#endif
-    /* the rest (all of it without SSE); strictly smaller only, so earlier slots win ties */
     for (; i < count; ++i)
     {
-        if (key[i] < best)
+        m0 = px_minf(m0, key[i]);
+    }
+    const float best = px_minf(px_minf(m0, m1), px_minf(m2, m3));
+    if (!(best < INFINITY))
+    {
+        return EPA_NO_FACE;
+    }
+    /* keys are never NaN (a non-finite support ends the query first), so the minimum is found */
+    for (i = 0; i < count; ++i)
+    {
+        if (key[i] == best)
         {
-            best = key[i];
-            bi = i;
+            break;
         }
     }
-    return bi;
+    return i;
 }
 
 /* Depth-first horizon search from a visible face: removes every face visible from w that is connected
@@ -889,7 +890,7 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
     const float floor_abs = 16.0f * FLT_EPSILON;
     epa_horizon_edge horizon[PX_EPA_MAX_FACES];
     epa_plane nearest; /* the face picked last, with the support of A - B along its normal */
-    epa_vertex nearest_support;
+    const epa_vertex* nearest_support = NULL;
     bool have_nearest = false;
     int iter = 0;
     px_status status = PX_OK;
@@ -926,7 +927,8 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
         }
         /* The support along the face's raw normal (the same direction) does not wait for the square root
          * and division that make the normal unit: they run beside the support's scans. */
-        epa_vertex* v = &nearest_support;
+        epa_vertex* v = &poly.verts[poly.vertex_count]; /* the next free slot (or the spare one) */
+        nearest_support = v;
         if (epa_support(pair, poly.faces[best].n, v) != 0)
         {
             return PX_ERR_NON_FINITE;
@@ -1018,7 +1020,7 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
     epa_witness(&poly, &nearest, gap, result);
     if (converged)
     {
-        epa_onto_surfaces(&nearest_support, result);
+        epa_onto_surfaces(nearest_support, result);
     }
     if (iter >= max_iterations)
     {
