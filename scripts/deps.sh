@@ -5,9 +5,9 @@
 #   scripts/deps.sh --bench    also what the benchmarks link
 set -euo pipefail
 
-packages=(cmake make gcc g++ pkg-config libcglm-dev libstb-dev libgmp-dev libbullet-dev libccd-dev libembree-dev)
+packages=(cmake make gcc g++ pkg-config libcglm-dev libstb-dev libgmp-dev libbullet-dev libccd-dev libembree-dev librecast-dev)
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(libfcl-dev libembree-dev librecast-dev)
+  packages+=(libfcl-dev libembree-dev)
 fi
 
 missing=()
