@@ -8,6 +8,7 @@
 #include "proxima/contact.h"
 #include "proxima/geometry.h"
 #include "proxima/gjk.h"
+#include "proxima/heightfield.h"
 #include "proxima/hull.h"
 #include "proxima/io.h"
 #include "proxima/manifold.h"
