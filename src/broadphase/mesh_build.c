@@ -572,6 +572,21 @@ static void build_subtrees(int begin, int end, int worker, void* context)
     }
 }
 
+/* A node with every lane unused: inverted boxes, no links. */
+static void node_clear(pxi_mesh_node* node)
+{
+    memset(node, 0, sizeof(*node));
+    for (int lane = 0; lane < PXI_MESH_WIDTH; ++lane)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            node->bmin[k][lane] = INFINITY;
+            node->bmax[k][lane] = -INFINITY;
+        }
+        node->link[lane] = PXI_MESH_EMPTY;
+    }
+}
+
 static void lane_set(pxi_mesh_node* node, int lane, const box3* box)
 {
     for (int k = 0; k < 3; ++k)
@@ -668,16 +683,7 @@ static int32_t collapse(collapse_state* s, int32_t bi, int depth)
         s->depth = depth;
     }
     pxi_mesh_node* node = &s->nodes[index];
-    memset(node, 0, sizeof(*node));
-    for (int lane = 0; lane < PXI_MESH_WIDTH; ++lane)
-    {
-        for (int k = 0; k < 3; ++k)
-        {
-            node->bmin[k][lane] = INFINITY;
-            node->bmax[k][lane] = -INFINITY;
-        }
-        node->link[lane] = PXI_MESH_EMPTY;
-    }
+    node_clear(node);
     s->cost += TRAVERSAL_COST * box_half_area(&bn[bi].box);
     node->lanes = (1u << nk) - 1u;
     for (int i = 0; i < nk; ++i)
@@ -827,16 +833,7 @@ px_status pxi_mesh_build(px_mesh* mesh, int leaf_triangles, int sah_bins, const 
     {
         /* a single leaf: one node with one used lane */
         pxi_mesh_node* node = &scratch[0];
-        memset(node, 0, sizeof(*node));
-        for (int lane = 0; lane < PXI_MESH_WIDTH; ++lane)
-        {
-            for (int k = 0; k < 3; ++k)
-            {
-                node->bmin[k][lane] = INFINITY;
-                node->bmax[k][lane] = -INFINITY;
-            }
-            node->link[lane] = PXI_MESH_EMPTY;
-        }
+        node_clear(node);
         lane_set(node, 0, &root->box);
         node->lanes = 1u;
         s.node_count = 1;
