@@ -30,6 +30,13 @@
 #else
 #define PXI_EPA_SSE 0
 #endif
+/* An AVX2 path for the hull scans, chosen at run time (GCC and Clang: target attribute and cpu check). */
+#if PXI_EPA_SSE && (defined(__GNUC__) || defined(__clang__))
+#define PXI_EPA_AVX2 1
+#include <immintrin.h>
+#else
+#define PXI_EPA_AVX2 0
+#endif
 
 /* Define PX_EPA_TRACE when compiling this file to print the seed decisions (debugging only). */
 #ifdef PX_EPA_TRACE
@@ -96,13 +103,270 @@ typedef struct epa_horizon_edge
     int face, edge;   /* the surviving face across this edge and the edge's index in it */
 } epa_horizon_edge;
 
-/* Support point of A - B along d (frame A). */
-static int32_t epa_support(const pxi_gjk_pair* pair, const vec3 d, epa_vertex* out)
+/* ------------------------------------------------------------------------------------------------ */
+/* Hull scans on a transposed copy                                                                   */
+/*
+ * EPA asks for a support of A - B once per iteration, 15 to 30 times per query on large hulls, and a
+ * point-cloud hull answers by scanning all its points. The caller's points are packed xyz, which the
+ * shape's own scan (hull_scan.c) transposes four or eight points at a time on every call. EPA transposes
+ * them once per query into x[], y[], z[] blocks on the stack instead (PXI_EPA_SOA_POINTS for both shapes,
+ * no allocation), and its scans then only multiply, add and compare: about twice as fast from 64 points
+ * on. The dot products are formed as the shape's scan forms them, (x dx + y dy) + z dz without fused
+ * multiply-adds, and ties go to the lowest index, so the index found is the one pxi_hull_scan finds. */
+
+void pxi_epa_soa_from_packed(const float* points, int count, float* soa)
 {
+    float* xs = soa;
+    float* ys = soa + count;
+    float* zs = soa + 2 * count;
+    int i = 0;
+#if PXI_EPA_SSE
+    for (; i + 4 <= count; i += 4)
+    {
+        /* a = (x0 y0 z0 x1), b = (y1 z1 x2 y2), c = (z2 x3 y3 z3) */
+        const float* p = points + 3 * (size_t)i;
+        const __m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4), c = _mm_loadu_ps(p + 8);
+        const __m128 x2y2x3y3 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 1, 3, 2));
+        const __m128 y0z0y1z1 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 0, 2, 1));
+        _mm_storeu_ps(xs + i, _mm_shuffle_ps(a, x2y2x3y3, _MM_SHUFFLE(2, 0, 3, 0)));
+        _mm_storeu_ps(ys + i, _mm_shuffle_ps(y0z0y1z1, x2y2x3y3, _MM_SHUFFLE(3, 1, 2, 0)));
+        _mm_storeu_ps(zs + i, _mm_shuffle_ps(y0z0y1z1, c, _MM_SHUFFLE(3, 0, 3, 1)));
+    }
+#endif
+    for (; i < count; ++i)
+    {
+        xs[i] = points[3 * (size_t)i];
+        ys[i] = points[3 * (size_t)i + 1];
+        zs[i] = points[3 * (size_t)i + 2];
+    }
+}
+
+/* Scalar scan of points [begin, count) continuing from (*best, *best_index); false on a non-finite dot. */
+static bool soa_scan_tail(const float* soa, int count, int begin, const vec3 d, float* best, int32_t* best_index)
+{
+    const float* xs = soa;
+    const float* ys = soa + count;
+    const float* zs = soa + 2 * count;
+    bool finite = true;
+    for (int i = begin; i < count; ++i)
+    {
+        float dot = (xs[i] * d[0] + ys[i] * d[1]) + zs[i] * d[2];
+        finite = finite && (dot - dot) == 0.0f;
+        if (dot > *best)
+        {
+            *best = dot;
+            *best_index = i;
+        }
+    }
+    return finite;
+}
+
+#if PXI_EPA_SSE
+/* Lane by lane, (value, index) of b where b beats a (larger, or equal with a lower index), else of a.
+ * Branch-free: which lane wins is data, and branching on it would mispredict. */
+static inline void soa_pick(__m128 a, __m128 ai, __m128 b, __m128 bi, __m128* dest, __m128* dest_index)
+{
+    const __m128 take = _mm_or_ps(_mm_cmpgt_ps(b, a), _mm_and_ps(_mm_cmpeq_ps(b, a), _mm_cmplt_ps(bi, ai)));
+    *dest = _mm_or_ps(_mm_and_ps(take, b), _mm_andnot_ps(take, a));
+    *dest_index = _mm_or_ps(_mm_and_ps(take, bi), _mm_andnot_ps(take, ai));
+}
+
+/* The best of four lanes (largest value, lowest index on ties). */
+static inline void soa_reduce4(__m128 v, __m128 vi, float* best, int32_t* best_index)
+{
+    soa_pick(v, vi, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2)), _mm_shuffle_ps(vi, vi, _MM_SHUFFLE(1, 0, 3, 2)), &v,
+             &vi);
+    soa_pick(v, vi, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)), _mm_shuffle_ps(vi, vi, _MM_SHUFFLE(2, 3, 0, 1)), &v,
+             &vi);
+    *best = _mm_cvtss_f32(v);
+    *best_index = (int32_t)_mm_cvtss_f32(vi);
+}
+#endif
+
+#if PXI_EPA_AVX2
+/* Hot: eight points per step. Lane indices are floats (exact below 2^24 points). */
+__attribute__((target("avx2"))) static int32_t soa_scan_avx2(const float* soa, int count, const vec3 d)
+{
+    const float* xs = soa;
+    const float* ys = soa + count;
+    const float* zs = soa + 2 * count;
+    const __m256 dx = _mm256_set1_ps(d[0]), dy = _mm256_set1_ps(d[1]), dz = _mm256_set1_ps(d[2]);
+    const __m256 eight = _mm256_set1_ps(8.0f);
+    __m256 best = _mm256_set1_ps(-INFINITY), best_index = _mm256_setzero_ps(), bad = _mm256_setzero_ps();
+    __m256 index = _mm256_setr_ps(0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f);
+    const int n8 = count & ~7;
+    for (int i = 0; i < n8; i += 8)
+    {
+        const __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(xs + i), dx),
+                                                       _mm256_mul_ps(_mm256_loadu_ps(ys + i), dy)),
+                                         _mm256_mul_ps(_mm256_loadu_ps(zs + i), dz));
+        bad = _mm256_or_ps(bad, _mm256_sub_ps(dot, dot)); /* NaN lanes for non-finite dots */
+        const __m256 greater = _mm256_cmp_ps(dot, best, _CMP_GT_OQ);
+        best = _mm256_max_ps(dot, best); /* a NaN dot keeps best */
+        best_index = _mm256_blendv_ps(best_index, index, greater);
+        index = _mm256_add_ps(index, eight);
+    }
+    const bool finite = _mm256_movemask_ps(_mm256_cmp_ps(bad, _mm256_setzero_ps(), _CMP_NEQ_UQ)) == 0;
+    /* lanes k and k + 4 first, then the four */
+    __m128 v, vi;
+    soa_pick(_mm256_castps256_ps128(best), _mm256_castps256_ps128(best_index), _mm256_extractf128_ps(best, 1),
+             _mm256_extractf128_ps(best_index, 1), &v, &vi);
+    float b = -INFINITY;
+    int32_t bi = 0;
+    if (n8 > 0)
+    {
+        soa_reduce4(v, vi, &b, &bi);
+    }
+    return soa_scan_tail(soa, count, n8, d, &b, &bi) && finite ? bi : PXI_SUPPORT_NON_FINITE;
+}
+#endif
+
+#if PXI_EPA_SSE
+/* Four points per step (x86-64 without AVX2). */
+static int32_t soa_scan_sse2(const float* soa, int count, const vec3 d)
+{
+    const float* xs = soa;
+    const float* ys = soa + count;
+    const float* zs = soa + 2 * count;
+    const __m128 dx = _mm_set1_ps(d[0]), dy = _mm_set1_ps(d[1]), dz = _mm_set1_ps(d[2]);
+    const __m128 four = _mm_set1_ps(4.0f);
+    __m128 best = _mm_set1_ps(-INFINITY), best_index = _mm_setzero_ps(), bad = _mm_setzero_ps();
+    __m128 index = _mm_setr_ps(0.0f, 1.0f, 2.0f, 3.0f);
+    const int n4 = count & ~3;
+    for (int i = 0; i < n4; i += 4)
+    {
+        const __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(xs + i), dx), _mm_mul_ps(_mm_loadu_ps(ys + i), dy)),
+                                      _mm_mul_ps(_mm_loadu_ps(zs + i), dz));
+        bad = _mm_or_ps(bad, _mm_sub_ps(dot, dot));
+        const __m128 greater = _mm_cmpgt_ps(dot, best);
+        best = _mm_max_ps(dot, best);
+        best_index = _mm_or_ps(_mm_and_ps(greater, index), _mm_andnot_ps(greater, best_index));
+        index = _mm_add_ps(index, four);
+    }
+    const bool finite = _mm_movemask_ps(_mm_cmpneq_ps(bad, _mm_setzero_ps())) == 0;
+    float b = -INFINITY;
+    int32_t bi = 0;
+    if (n4 > 0)
+    {
+        soa_reduce4(best, best_index, &b, &bi);
+    }
+    return soa_scan_tail(soa, count, n4, d, &b, &bi) && finite ? bi : PXI_SUPPORT_NON_FINITE;
+}
+#endif
+
+int32_t pxi_epa_scan_soa(const float* soa, int count, const vec3 d)
+{
+#if PXI_EPA_AVX2
+    if (__builtin_cpu_supports("avx2"))
+    {
+        return soa_scan_avx2(soa, count, d);
+    }
+#endif
+#if PXI_EPA_SSE
+    return soa_scan_sse2(soa, count, d);
+#else
+    float b = -INFINITY;
+    int32_t bi = 0;
+    return soa_scan_tail(soa, count, 0, d, &b, &bi) ? bi : PXI_SUPPORT_NON_FINITE;
+#endif
+}
+
+typedef int32_t (*epa_soa_scan_fn)(const float* soa, int count, const vec3 d);
+
+/* The pair and, for each point-cloud hull that is scanned (not climbed) and has enough points, its
+ * transposed copy. */
+typedef struct epa_shapes
+{
+    const pxi_gjk_pair* pair;
+    const float* soa_a; /* NULL: A's own support mapping */
+    const float* soa_b;
+    epa_soa_scan_fn scan;
+} epa_shapes;
+
+/* Below this many points the shape's own scan is as fast (the transposition would not pay back). */
+#define EPA_SOA_MIN_POINTS 32
+
+static void epa_shapes_init(epa_shapes* shapes, const pxi_gjk_pair* pair, float* buffer)
+{
+    shapes->pair = pair;
+    shapes->soa_a = NULL;
+    shapes->soa_b = NULL;
+    shapes->scan = NULL;
+#if PXI_EPA_SSE
+    shapes->scan = soa_scan_sse2;
+#if PXI_EPA_AVX2
+    if (__builtin_cpu_supports("avx2"))
+    {
+        shapes->scan = soa_scan_avx2;
+    }
+#endif
+    int used = 0;
+    if (pair->scan_a != NULL && pair->climb_a == NULL && pair->a->hull.count >= EPA_SOA_MIN_POINTS &&
+        pair->a->hull.count <= PXI_EPA_SOA_POINTS)
+    {
+        pxi_epa_soa_from_packed(pair->a->hull.points, pair->a->hull.count, buffer);
+        shapes->soa_a = buffer;
+        used = pair->a->hull.count;
+    }
+    if (pair->scan_b != NULL && pair->climb_b == NULL && pair->b->hull.count >= EPA_SOA_MIN_POINTS &&
+        pair->b->hull.count <= PXI_EPA_SOA_POINTS - used)
+    {
+        pxi_epa_soa_from_packed(pair->b->hull.points, pair->b->hull.count, buffer + 3 * used);
+        shapes->soa_b = buffer + 3 * used;
+    }
+#else
+    (void)buffer;
+#endif
+}
+
+/* Support of a hull from its transposed copy: the point (from the caller's array) and its index. */
+static int32_t epa_soa_support(const epa_shapes* shapes, const float* soa, const px_shape* s, const vec3 d,
+                               vec3 dest)
+{
+    int32_t i = shapes->scan(soa, s->hull.count, d);
+    if (PX_UNLIKELY(i == PXI_SUPPORT_NON_FINITE))
+    {
+        dest[0] = dest[1] = dest[2] = NAN;
+        return i;
+    }
+    const float* p = s->hull.points + 3 * (size_t)i;
+    px_v3_set(p[0], p[1], p[2], dest);
+    return i;
+}
+
+/* Support point of A - B along d (frame A): each shape's support as pxi_support_a and pxi_support_b
+ * compute it, through the transposed copy when there is one. */
+static int32_t epa_support(const epa_shapes* shapes, const vec3 d, epa_vertex* out)
+{
+    const pxi_gjk_pair* pair = shapes->pair;
     vec3 nd;
     px_v3_negate(d, nd);
-    int32_t ia = pxi_support_a(pair, d, out->p);
-    int32_t ib = pxi_support_b(pair, nd, out->q);
+    int32_t ia, ib;
+    if (shapes->soa_a != NULL)
+    {
+        ia = epa_soa_support(shapes, shapes->soa_a, pair->a, d, out->p);
+    }
+    else
+    {
+        ia = pxi_support_a(pair, d, out->p);
+    }
+    if (shapes->soa_b == NULL)
+    {
+        ib = pxi_support_b(pair, nd, out->q);
+    }
+    else if (!pair->b_rotated)
+    {
+        ib = epa_soa_support(shapes, shapes->soa_b, pair->b, nd, out->q);
+        px_v3_add(out->q, pair->pos_b, out->q);
+    }
+    else
+    {
+        vec3 dl, s;
+        px_rot_tmulv(&pair->rot_b, nd, dl);
+        ib = epa_soa_support(shapes, shapes->soa_b, pair->b, dl, s);
+        px_rot_mulv(&pair->rot_b, s, out->q);
+        px_v3_add(out->q, pair->pos_b, out->q);
+    }
     px_v3_sub(out->p, out->q, out->w);
     out->index_a = ia;
     out->index_b = ib;
@@ -369,7 +633,7 @@ static void epa_flat_result(const px_simplex* s, const vec3 n, pxi_epa_result* r
 
 /* Grow GJK's simplex (1 to 4 vertices around the origin) into a tetrahedron containing the origin.
  * Returns 1 on success, 0 when A - B is flat (r is then filled with depth 0), -1 on non-finite support. */
-static int epa_seed(const pxi_gjk_pair* pair, const px_simplex* s, epa_poly* poly, pxi_epa_result* r)
+static int epa_seed(const epa_shapes* pair, const px_simplex* s, epa_poly* poly, pxi_epa_result* r)
 {
     int idx[4] = { -1, -1, -1, -1 };
     int n = 0;
@@ -875,7 +1139,11 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
     poly.scale = 0.0f;
     memset(result, 0, sizeof(*result));
 
-    int seeded = epa_seed(pair, simplex, &poly, result);
+    /* the transposed hull copies (PXI_EPA_SOA_POINTS points for both shapes) */
+    float soa[3 * PXI_EPA_SOA_POINTS];
+    epa_shapes shapes;
+    epa_shapes_init(&shapes, pair, soa);
+    int seeded = epa_seed(&shapes, simplex, &poly, result);
     if (seeded < 0)
     {
         return PX_ERR_NON_FINITE;
@@ -929,7 +1197,7 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
          * and division that make the normal unit: they run beside the support's scans. */
         epa_vertex* v = &poly.verts[poly.vertex_count]; /* the next free slot (or the spare one) */
         nearest_support = v;
-        if (epa_support(pair, poly.faces[best].n, v) != 0)
+        if (epa_support(&shapes, poly.faces[best].n, v) != 0)
         {
             return PX_ERR_NON_FINITE;
         }

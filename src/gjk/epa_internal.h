@@ -27,3 +27,15 @@ typedef struct pxi_epa_result
  * PX_ERR_NON_FINITE when a support was not finite. */
 px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int max_iterations, float rel_tolerance,
                       pxi_epa_result* result);
+
+/* Capacity of EPA's transposed hull copies, for both shapes together (12 bytes a point on the stack).
+ * Hulls that do not fit use their own scans. */
+#define PXI_EPA_SOA_POINTS 2048
+
+/* Transpose count packed xyz points into soa: x[count], then y[count], then z[count]. */
+void pxi_epa_soa_from_packed(const float* points, int count, float* soa);
+
+/* Index of the transposed point with the largest dot product with d, the lowest one on ties, or
+ * PXI_SUPPORT_NON_FINITE when a dot product is not finite: the index pxi_hull_scan returns for the same
+ * points packed. */
+int32_t pxi_epa_scan_soa(const float* soa, int count, const vec3 d);
