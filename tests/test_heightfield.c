@@ -2,15 +2,22 @@
  * plain model of Recast's addSpan), slope ties, rasterization of hand-checked triangles, the fast clipping
  * (SSE, sweeps, shortcuts) against the reference clipping (a direct scalar port of Recast's dividePoly) on
  * random soups with vertices on and one ulp off cell lines, tiled windows against one pass, the three filters
- * on hand-built columns, huge and NaN coordinates, and allocation failure at every allocation. Span-for-span
- * equality with Recast itself is tests/oracle_recast. */
+ * on hand-built columns, huge and NaN coordinates, and allocation failure at every allocation; tiles through
+ * the mesh BVH (px_heightfield_rasterize_mesh) against one pass on the shared meshes and random soups with
+ * vertices on tile borders, with 1, 2 and 3 workers and tiles of several sizes. Span-for-span equality with
+ * Recast itself is tests/oracle_recast. */
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "heightfield/heightfield_internal.h"
 #include "proxima/heightfield.h"
+#include "proxima/io.h"
+#include "proxima/mesh.h"
+#include "proxima/task.h"
 #include "support/rng.h"
 #include "test.h"
 
@@ -803,6 +810,387 @@ static int filters_known_cases(void)
     return 0;
 }
 
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Tiles through the mesh BVH                                                                               */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/* fields_equal for columns of any height, and the span counts. */
+static int fields_equal_any(const px_heightfield* a, const px_heightfield* b)
+{
+    PX_CHECK(px_heightfield_width(a) == px_heightfield_width(b) && px_heightfield_depth(a) == px_heightfield_depth(b));
+    PX_CHECK(px_heightfield_span_count(a) == px_heightfield_span_count(b));
+    int capacity = 0;
+    px_span* sa = NULL;
+    px_span* sb = NULL;
+    int result = 0;
+    for (int z = 0; z < px_heightfield_depth(a) && result == 0; ++z)
+    {
+        for (int x = 0; x < px_heightfield_width(a) && result == 0; ++x)
+        {
+            const int na = px_heightfield_column(a, x, z, NULL, 0);
+            const int nb = px_heightfield_column(b, x, z, NULL, 0);
+            if (na != nb)
+            {
+                fprintf(stderr, "column (%d, %d): %d spans vs %d\n", x, z, na, nb);
+                result = 1;
+                break;
+            }
+            if (na > capacity)
+            {
+                capacity = 2 * na;
+                free(sa);
+                free(sb);
+                sa = malloc((size_t)capacity * sizeof(px_span));
+                sb = malloc((size_t)capacity * sizeof(px_span));
+                if (sa == NULL || sb == NULL)
+                {
+                    result = 1;
+                    break;
+                }
+            }
+            px_heightfield_column(a, x, z, sa, capacity);
+            px_heightfield_column(b, x, z, sb, capacity);
+            for (int i = 0; i < na; ++i)
+            {
+                if (sa[i].smin != sb[i].smin || sa[i].smax != sb[i].smax || sa[i].area != sb[i].area)
+                {
+                    fprintf(stderr, "column (%d, %d) span %d: [%u, %u) a%u vs [%u, %u) a%u\n", x, z, i, sa[i].smin,
+                            sa[i].smax, sa[i].area, sb[i].smin, sb[i].smax, sb[i].area);
+                    result = 1;
+                    break;
+                }
+            }
+        }
+    }
+    free(sa);
+    free(sb);
+    return result;
+}
+
+/* A field with the same bounds and cells as hf, empty. */
+static px_heightfield* field_like(const px_heightfield* hf)
+{
+    px_heightfield_def def = px_heightfield_get_def(hf);
+    px_heightfield* out = NULL;
+    if (px_heightfield_create(&def, &out) != PX_OK)
+    {
+        return NULL;
+    }
+    return out;
+}
+
+/* Thread pools of 1, 2 and 3 workers, and no task system, as tile runners. */
+typedef struct tile_runners
+{
+    px_thread_pool* pools[3];
+    px_task_system systems[4];
+} tile_runners;
+
+static int runners_create(tile_runners* r)
+{
+    memset(r, 0, sizeof(*r));
+    for (int i = 0; i < 3; ++i)
+    {
+        PX_CHECK_STATUS(px_thread_pool_create(i + 1, NULL, &r->pools[i]), PX_OK);
+        r->systems[i + 1] = px_thread_pool_task_system(r->pools[i]);
+    }
+    return 0;
+}
+
+static void runners_destroy(tile_runners* r)
+{
+    for (int i = 0; i < 3; ++i)
+    {
+        px_thread_pool_destroy(r->pools[i]);
+    }
+}
+
+/* The mesh rasterized in tiles of each size with each runner, and through px_heightfield_rasterize_mesh with
+ * each runner, against one pass of px_heightfield_rasterize_triangles into `one` (already rasterized). */
+static int tiles_against_one_pass(const px_heightfield* one, const px_mesh* mesh, const uint8_t* areas, int thr,
+                                  const tile_runners* runners, const int* tile_sizes, int tile_size_count)
+{
+    for (int k = 0; k < 4; ++k)
+    {
+        const px_task_system* tasks = k == 0 ? NULL : &runners->systems[k];
+        for (int t = -1; t < tile_size_count; ++t)
+        {
+            px_heightfield* hf = field_like(one);
+            PX_CHECK(hf != NULL);
+            px_status s;
+            if (t < 0)
+            {
+                s = px_heightfield_rasterize_mesh(hf, mesh, areas, thr, tasks);
+            }
+            else
+            {
+                s = pxi_heightfield_rasterize_mesh_tiled(hf, mesh, areas, thr, tasks, tile_sizes[t], NULL);
+            }
+            if (s != PX_OK || fields_equal_any(one, hf) != 0 || field_valid(hf) != 0)
+            {
+                fprintf(stderr, "tiles of %d columns, %d workers: %s\n", t < 0 ? 0 : tile_sizes[t], k,
+                        px_status_string(s));
+                px_heightfield_destroy(hf);
+                return 1;
+            }
+            px_heightfield_destroy(hf);
+        }
+    }
+    return 0;
+}
+
+/* Random soups, with many vertices exactly on (or an ulp off) the lines between tiles, as meshes: every tiling
+ * and thread count gives the spans of one pass. */
+static int tiles_random_soups(void)
+{
+    tile_runners runners;
+    if (runners_create(&runners) != 0)
+    {
+        return 1;
+    }
+    px_rng r = px_rng_seeded(0x711E5ull);
+    float v[9 * 120];
+    int32_t idx[3 * 120];
+    uint8_t areas[120];
+    long spans = 0;
+    int result = 0;
+    for (int soup = 0; soup < 120 && result == 0; ++soup)
+    {
+        const int w = rand_int(&r, 1, 70), d = rand_int(&r, 1, 70);
+        const float cs = rand_int(&r, 0, 1) ? (float)px_rng_range(&r, 0.05, 2.0) : 0.3f;
+        const float ch = (float)px_rng_range(&r, 0.05, 0.5);
+        const float o = rand_int(&r, 0, 2) == 0 ? 0.0f : (float)px_rng_range(&r, -5000.0, 5000.0);
+        const float height = ch * (float)rand_int(&r, 5, 300);
+        const int tile_sizes[4] = { 1, rand_int(&r, 2, 9), 16, 64 };
+        /* the border lines of one of the tilings */
+        const int border = tile_sizes[rand_int(&r, 0, 3)];
+        const int nt = rand_int(&r, 1, 120);
+        for (int t = 0; t < nt; ++t)
+        {
+            const int mode = rand_int(&r, 0, 3);
+            for (int k = 0; k < 3; ++k)
+            {
+                float* p = &v[9 * t + 3 * k];
+                if (mode == 0)
+                {
+                    p[0] = o + (float)px_rng_range(&r, -0.2, 1.2) * (float)w * cs;
+                    p[2] = o + (float)px_rng_range(&r, -0.2, 1.2) * (float)d * cs;
+                }
+                else
+                {
+                    /* on a tile border (mode 1, 2) or any cell line (mode 3) */
+                    const int step = mode == 3 ? 1 : border;
+                    p[0] = grid_coord(&r, o, cs, step * rand_int(&r, 0, w / step + 1));
+                    p[2] = grid_coord(&r, o, cs, step * rand_int(&r, 0, d / step + 1));
+                    if (mode == 2 && k > 0)
+                    {
+                        /* a small triangle around a border corner */
+                        p[0] = v[9 * t] + (float)px_rng_range(&r, -1.5, 1.5) * cs;
+                        p[2] = v[9 * t + 2] + (float)px_rng_range(&r, -1.5, 1.5) * cs;
+                    }
+                }
+                p[1] = o + (float)px_rng_range(&r, -0.1, 1.1) * height;
+                idx[3 * t + k] = 3 * t + k;
+            }
+            areas[t] = (uint8_t)rand_int(&r, 0, 63);
+        }
+        const int thr = rand_int(&r, 0, 3);
+        px_heightfield* one = make_field(w, d, cs, ch, o, o, o, height);
+        px_mesh* mesh = NULL;
+        if (one == NULL || px_mesh_create(v, 3 * nt, idx, nt, NULL, &mesh) != PX_OK ||
+            px_heightfield_rasterize_triangles(one, v, 3 * nt, idx, areas, nt, thr) != PX_OK ||
+            tiles_against_one_pass(one, mesh, areas, thr, &runners, tile_sizes, 4) != 0)
+        {
+            fprintf(stderr, "soup %d: %dx%d cs %a ch %a origin %a, %d triangles, borders every %d\n", soup, w, d,
+                    (double)cs, (double)ch, (double)o, nt, border);
+            result = 1;
+        }
+        spans += (long)px_heightfield_span_count(one);
+        px_mesh_destroy(mesh);
+        px_heightfield_destroy(one);
+    }
+    runners_destroy(&runners);
+    PX_CHECK(result == 0);
+    PX_CHECK(spans > 10000);
+    return 0;
+}
+
+/* The shared meshes (RecastDemo's cells, or a few hundred columns across for the others), walkable marked at
+ * 45 degrees, threshold 1: tiles of 7, 16 and 64 columns with every runner against one pass. */
+static int tiles_shared_meshes(void)
+{
+    static const struct
+    {
+        const char* file;
+        float cs, ch;
+    } cases[] = {
+        { "nav_test.obj", 0.3f, 0.2f }, { "dungeon.obj", 0.3f, 0.2f }, { "undulating.obj", 0.3f, 0.2f },
+        { "bunny.obj", 0.03f, 0.02f },  { "env.obj", 20.0f, 13.33f },  { "rob.obj", 4.0f, 2.667f },
+    };
+    tile_runners runners;
+    if (runners_create(&runners) != 0)
+    {
+        return 1;
+    }
+    const int tile_sizes[3] = { 7, 16, 64 };
+    int found = 0;
+    int result = 0;
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]) && result == 0; ++c)
+    {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/%s", PX_DATA_DIR, cases[c].file);
+        px_mesh* mesh = NULL;
+        if (px_mesh_load_obj(path, NULL, &mesh) != PX_OK)
+        {
+            printf("    %s not found in %s (set -DPROXIMA_DATA_DIR=...)\n", cases[c].file, PX_DATA_DIR);
+            continue;
+        }
+        ++found;
+        const int nt = px_mesh_triangle_count(mesh);
+        uint8_t* areas = calloc((size_t)nt + 1, 1);
+        const px_aabb box = px_mesh_bounds(mesh);
+        px_heightfield_def def = px_heightfield_default_def();
+        for (int k = 0; k < 3; ++k)
+        {
+            def.bmin[k] = box.min[k];
+            def.bmax[k] = box.max[k];
+        }
+        def.cell_size = cases[c].cs;
+        def.cell_height = cases[c].ch;
+        px_heightfield* one = NULL;
+        if (areas == NULL ||
+            px_mark_walkable_triangles(45.0f, px_mesh_vertices(mesh), px_mesh_vertex_count(mesh),
+                                       px_mesh_indices(mesh), nt, areas) != PX_OK ||
+            px_heightfield_create(&def, &one) != PX_OK ||
+            px_heightfield_rasterize_triangles(one, px_mesh_vertices(mesh), px_mesh_vertex_count(mesh),
+                                               px_mesh_indices(mesh), areas, nt, 1) != PX_OK ||
+            tiles_against_one_pass(one, mesh, areas, 1, &runners, tile_sizes, 3) != 0)
+        {
+            fprintf(stderr, "%s: tiles differ from one pass\n", cases[c].file);
+            result = 1;
+        }
+        else
+        {
+            printf("    %-15s %4dx%-4d %8lld spans: tiles equal one pass\n", cases[c].file, px_heightfield_width(one),
+                   px_heightfield_depth(one), (long long)px_heightfield_span_count(one));
+        }
+        px_heightfield_destroy(one);
+        free(areas);
+        px_mesh_destroy(mesh);
+    }
+    runners_destroy(&runners);
+    PX_CHECK(result == 0);
+    if (found == 0)
+    {
+        printf("    shared meshes not found: %s (set -DPROXIMA_DATA_DIR=...)\n", PX_DATA_DIR);
+        return PX_TEST_SKIP;
+    }
+    return 0;
+}
+
+/* test_alloc for allocations from several threads: the counters are atomic. */
+typedef struct shared_alloc
+{
+    atomic_int live;
+    atomic_int calls;
+    int fail_after;
+} shared_alloc;
+
+static void* shared_alloc_fn(size_t size, size_t alignment, void* user)
+{
+    shared_alloc* a = user;
+    if (atomic_fetch_add(&a->calls, 1) >= a->fail_after)
+    {
+        return NULL;
+    }
+    atomic_fetch_add(&a->live, 1);
+    return aligned_alloc(alignment, (size + alignment - 1) & ~(alignment - 1));
+}
+
+static void shared_free_fn(void* p, size_t size, void* user)
+{
+    (void)size;
+    atomic_fetch_sub(&((shared_alloc*)user)->live, 1);
+    free(p);
+}
+
+/* Empty meshes, bad arguments, and allocation failure at every allocation of a tiled run on 2 threads. */
+static int tiles_edge_cases(void)
+{
+    tile_runners runners;
+    if (runners_create(&runners) != 0)
+    {
+        return 1;
+    }
+    px_heightfield* hf = make_field(40, 30, 0.5f, 0.25f, 0.0f, 0.0f, 0.0f, 10.0f);
+    px_mesh* empty = NULL;
+    PX_CHECK(hf != NULL);
+    PX_CHECK_STATUS(px_mesh_create(NULL, 0, NULL, 0, NULL, &empty), PX_OK);
+    for (int k = 0; k < 4; ++k)
+    {
+        const px_task_system* tasks = k == 0 ? NULL : &runners.systems[k];
+        PX_CHECK_STATUS(px_heightfield_rasterize_mesh(hf, empty, NULL, 1, tasks), PX_OK);
+        PX_CHECK_STATUS(pxi_heightfield_rasterize_mesh_tiled(hf, empty, NULL, 1, tasks, 4, NULL), PX_OK);
+    }
+    PX_CHECK(px_heightfield_span_count(hf) == 0);
+
+    /* a floor and a ramp across the whole field */
+    const float v[] = { -1.0f, 1.0f, -1.0f, 21.0f, 1.0f, -1.0f, 21.0f, 1.0f, 16.0f, -1.0f, 1.0f, 16.0f,
+                        3.0f,  0.0f, 2.0f,  17.0f, 8.0f, 2.0f,  10.0f, 4.0f, 13.0f };
+    const int32_t idx[] = { 0, 1, 2, 0, 2, 3, 4, 5, 6 };
+    const uint8_t areas[] = { PX_WALKABLE_AREA, PX_WALKABLE_AREA, 5 };
+    px_mesh* mesh = NULL;
+    PX_CHECK_STATUS(px_mesh_create(v, 7, idx, 3, NULL, &mesh), PX_OK);
+    PX_CHECK_STATUS(px_heightfield_rasterize_mesh(NULL, mesh, areas, 1, NULL), PX_ERR_INVALID_ARGUMENT);
+    PX_CHECK_STATUS(px_heightfield_rasterize_mesh(hf, NULL, areas, 1, NULL), PX_ERR_INVALID_ARGUMENT);
+    PX_CHECK_STATUS(px_heightfield_rasterize_mesh(hf, mesh, NULL, 1, &runners.systems[2]), PX_ERR_INVALID_ARGUMENT);
+    PX_CHECK_STATUS(px_heightfield_rasterize_mesh(hf, mesh, areas, -1, &runners.systems[2]),
+                    PX_ERR_INVALID_ARGUMENT);
+    PX_CHECK_STATUS(pxi_heightfield_rasterize_mesh_tiled(hf, mesh, areas, 1, NULL, 0, NULL),
+                    PX_ERR_INVALID_ARGUMENT);
+    PX_CHECK(px_heightfield_span_count(hf) == 0);
+    PX_CHECK_STATUS(px_heightfield_rasterize_triangles(hf, v, 7, idx, areas, 3, 1), PX_OK);
+    PX_CHECK(px_heightfield_span_count(hf) > 1200);
+
+    /* every allocation of a tiled run failing in turn: a status, a valid field, nothing leaked; once enough
+     * succeed, the spans of one pass */
+    int reached_ok = 0;
+    for (int fail_after = 0; fail_after < 64 && !reached_ok; ++fail_after)
+    {
+        shared_alloc ta;
+        atomic_init(&ta.live, 0);
+        atomic_init(&ta.calls, 0);
+        ta.fail_after = INT32_MAX;
+        px_heightfield_def def = px_heightfield_get_def(hf);
+        def.allocator.alloc = shared_alloc_fn;
+        def.allocator.free = shared_free_fn;
+        def.allocator.user = &ta;
+        px_heightfield* t = NULL;
+        PX_CHECK_STATUS(px_heightfield_create(&def, &t), PX_OK);
+        ta.fail_after = atomic_load(&ta.calls) + fail_after;
+        const px_status s = pxi_heightfield_rasterize_mesh_tiled(t, mesh, areas, 1, &runners.systems[2], 4, NULL);
+        PX_CHECK(s == PX_OK || s == PX_ERR_OUT_OF_MEMORY);
+        if (field_valid(t) != 0)
+        {
+            return 1;
+        }
+        if (s == PX_OK)
+        {
+            PX_CHECK(fields_equal_any(hf, t) == 0);
+            reached_ok = 1;
+        }
+        px_heightfield_destroy(t);
+        PX_CHECK(atomic_load(&ta.live) == 0);
+    }
+    PX_CHECK(reached_ok);
+    px_mesh_destroy(mesh);
+    px_mesh_destroy(empty);
+    px_heightfield_destroy(hf);
+    runners_destroy(&runners);
+    return 0;
+}
+
 int test_heightfield(void)
 {
     PX_SUITE_BEGIN;
@@ -816,5 +1204,8 @@ int test_heightfield(void)
     PX_RUN_SUBTEST(rasterize_huge_coordinates);
     PX_RUN_SUBTEST(fast_vs_reference_and_tiles);
     PX_RUN_SUBTEST(filters_known_cases);
+    PX_RUN_SUBTEST(tiles_random_soups);
+    PX_RUN_SUBTEST(tiles_shared_meshes);
+    PX_RUN_SUBTEST(tiles_edge_cases);
     PX_SUITE_END;
 }

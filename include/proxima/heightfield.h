@@ -37,6 +37,8 @@
 #pragma once
 
 #include "proxima/base.h"
+#include "proxima/mesh.h"
+#include "proxima/task.h"
 
 #ifdef __cplusplus
 extern "C"
@@ -181,6 +183,31 @@ extern "C"
                                                                      int vertex_count, const int32_t* indices,
                                                                      const uint8_t* areas, int triangle_count,
                                                                      int flag_merge_threshold);
+
+    /// Rasterize every triangle of a mesh, in tiles that run in parallel: the same spans, column for column
+    /// and in the same order, as px_heightfield_rasterize_triangles(hf, px_mesh_vertices(mesh),
+    /// px_mesh_vertex_count(mesh), px_mesh_indices(mesh), areas, px_mesh_triangle_count(mesh),
+    /// flag_merge_threshold) on one thread, whatever the threads and the tiling.
+    ///
+    /// The field is cut into square tiles of columns; the mesh's BVH gives each tile the triangles whose
+    /// bounds come near it, which the tile rasterizes in increasing index order (the order in which one pass
+    /// adds them to each column, which the area rule of merging depends on) into its own columns only, with
+    /// spans from its worker's own pools. The pools join the field's at the end. A triangle across tiles is
+    /// clipped in each of them, from its own first row and column, so its spans do not depend on the tiling.
+    /// With no usable task system (NULL, no enqueue, or one worker) this is one pass over all triangles on the
+    /// calling thread, which is faster there.
+    /// @param[in] hf                    The field
+    /// @param[in] mesh                  Triangles (px_mesh_create checked that its vertices are finite)
+    /// @param[in] areas                 One area id per triangle of the mesh
+    /// @param[in] flag_merge_threshold  As in px_heightfield_rasterize_triangles [Limit: >= 0]
+    ///                                  [Units: cell_height]
+    /// @param[in] tasks                 Threads for the tiles, or NULL for the calling thread
+    /// @return PX_OK; PX_ERR_INVALID_ARGUMENT (NULL hf or mesh, NULL areas with triangles, a negative
+    ///         threshold; the field is unchanged); PX_ERR_OUT_OF_MEMORY (the field holds the spans added so
+    ///         far, every column valid); PX_WARN_CAPACITY as in px_heightfield_rasterize_triangles.
+    PX_API PX_NODISCARD px_status px_heightfield_rasterize_mesh(px_heightfield* hf, const px_mesh* mesh,
+                                                                const uint8_t* areas, int flag_merge_threshold,
+                                                                const px_task_system* tasks);
 
     /// Let walkable spans extend over low obstacles (Recast's rcFilterLowHangingWalkableObstacles): in each
     /// column, bottom-up, a non-walkable span directly above a span that was walkable before this filter

@@ -5,6 +5,7 @@
 
 #include "../core/core_internal.h"
 #include "proxima/heightfield.h"
+#include "proxima/mesh.h"
 
 /* One span of a column list. 16 bytes, like Recast's rcSpan (a 32-bit bitfield and a pointer). */
 typedef struct pxi_span
@@ -218,6 +219,19 @@ static inline bool pxi_column_add_span(pxi_span* column, pxi_span_store* store, 
 px_status pxi_heightfield_rasterize(px_heightfield* hf, pxi_span_store* store, const float* vertices,
                                     const int32_t* indices, const uint8_t* areas, int first, int count,
                                     int flag_merge_threshold, pxi_column_window window, pxi_raster_stats* stats);
+
+/* pxi_heightfield_rasterize over a list of triangle indices, in the list's order (tiles pass each tile's
+ * triangles in increasing index order, the order of one pass over all of them). */
+px_status pxi_heightfield_rasterize_list(px_heightfield* hf, pxi_span_store* store, const float* vertices,
+                                         const int32_t* indices, const uint8_t* areas, const int32_t* triangles,
+                                         int count, int flag_merge_threshold, pxi_column_window window,
+                                         pxi_raster_stats* stats);
+
+/* px_heightfield_rasterize_mesh with a given tile size in columns (>= 1), tiles used even on one thread: the
+ * tests check that any tiling gives the spans of one pass. stats may be NULL. */
+px_status pxi_heightfield_rasterize_mesh_tiled(px_heightfield* hf, const px_mesh* mesh, const uint8_t* areas,
+                                               int flag_merge_threshold, const px_task_system* tasks,
+                                               int tile_size, pxi_raster_stats* stats);
 
 /* The most vertices the clipping produces for one triangle in this field, without adding spans (tests use it
  * to find the triangles on which Recast's 7-vertex buffers overflow). */

@@ -1216,9 +1216,12 @@ static raster_frame make_frame(const px_heightfield* hf)
     return f;
 }
 
-px_status pxi_heightfield_rasterize(px_heightfield* hf, pxi_span_store* store, const float* vertices,
-                                    const int32_t* indices, const uint8_t* areas, int first, int count,
-                                    int flag_merge_threshold, pxi_column_window window, pxi_raster_stats* stats)
+/* The loop behind pxi_heightfield_rasterize and pxi_heightfield_rasterize_list: triangles[0 .. count) when
+ * triangles is not NULL, else first .. first + count - 1. */
+static px_status rasterize_range(px_heightfield* hf, pxi_span_store* store, const float* vertices,
+                                 const int32_t* indices, const uint8_t* areas, const int32_t* triangles, int first,
+                                 int count, int flag_merge_threshold, pxi_column_window window,
+                                 pxi_raster_stats* stats)
 {
     const raster_frame f = make_frame(hf);
     window.x0 = window.x0 > 0 ? window.x0 : 0;
@@ -1232,8 +1235,9 @@ px_status pxi_heightfield_rasterize(px_heightfield* hf, pxi_span_store* store, c
     {
         clip_buffers buf;
         memset(&buf, 0, sizeof(buf));
-        for (int i = first; i < first + count; ++i)
+        for (int k = 0; k < count; ++k)
         {
+            const int i = triangles != NULL ? triangles[k] : first + k;
             const float* v0;
             const float* v1;
             const float* v2;
@@ -1269,6 +1273,23 @@ px_status pxi_heightfield_rasterize(px_heightfield* hf, pxi_span_store* store, c
         stats->clip_capacity_hits += capacity_hits;
     }
     return status;
+}
+
+px_status pxi_heightfield_rasterize(px_heightfield* hf, pxi_span_store* store, const float* vertices,
+                                    const int32_t* indices, const uint8_t* areas, int first, int count,
+                                    int flag_merge_threshold, pxi_column_window window, pxi_raster_stats* stats)
+{
+    return rasterize_range(hf, store, vertices, indices, areas, NULL, first, count, flag_merge_threshold, window,
+                           stats);
+}
+
+px_status pxi_heightfield_rasterize_list(px_heightfield* hf, pxi_span_store* store, const float* vertices,
+                                         const int32_t* indices, const uint8_t* areas, const int32_t* triangles,
+                                         int count, int flag_merge_threshold, pxi_column_window window,
+                                         pxi_raster_stats* stats)
+{
+    return rasterize_range(hf, store, vertices, indices, areas, triangles, 0, count, flag_merge_threshold, window,
+                           stats);
 }
 
 int pxi_heightfield_triangle_clip_vertices(const px_heightfield* hf, const float* v0, const float* v1,

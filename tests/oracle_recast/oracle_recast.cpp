@@ -11,6 +11,8 @@
 //   - random triangle soups in random fields (offsets up to 5000): vertices uniform, exactly on cell lines
 //     (the float values Recast's clipping computes), one ulp off them, on height-cell boundaries, small
 //     triangles, slivers, degenerate and vertical ones; thresholds 0, 1 and more; random filter parameters;
+//   - the same meshes and every third soup rasterized in tiles through the BVH on 2 and 3 threads
+//     (px_heightfield_rasterize_mesh) against rcRasterizeTriangles, then filtered;
 //   - rcAddSpan against px_heightfield_add_span under random insertions;
 //   - rcMarkWalkableTriangles against px_mark_walkable_triangles on random triangles and slopes.
 // Where Recast's own output is invalid the case is listed and left out of the comparison (see kRecastInvalid
@@ -35,6 +37,8 @@
 
 #include "proxima/heightfield.h"
 #include "proxima/io.h"
+#include "proxima/mesh.h"
+#include "proxima/task.h"
 #include "support/rng.h"
 
 extern "C" int pxi_heightfield_triangle_clip_vertices(const px_heightfield* hf, const float* v0, const float* v1,
@@ -59,6 +63,7 @@ const char* const kRecastInvalid[] = {
 rcContext g_ctx(false);
 int g_failures = 0;
 int g_printed = 0; // differences printed so far (the first few only)
+px_task_system g_tasks[2] = {}; // thread pools of 2 and 3 workers for the tiled rasterization
 
 struct Span
 {
@@ -214,9 +219,10 @@ struct StageDiffs
     long total() const { return raster + low_hanging + ledge + low_height; }
 };
 
-// Rasterize and filter on both sides, comparing after each step.
+// Rasterize and filter on both sides, comparing after each step. With tasks, proxima rasterizes in tiles
+// through a BVH over the triangles (px_heightfield_rasterize_mesh).
 StageDiffs run_pipeline(const Grid& g, const float* verts, int nv, const int* tris, int nt, const unsigned char* areas,
-                        const Pipeline& p)
+                        const Pipeline& p, const px_task_system* tasks = nullptr)
 {
     StageDiffs d;
     rcHeightfield* rc = make_rc(g);
@@ -226,10 +232,24 @@ StageDiffs run_pipeline(const Grid& g, const float* verts, int nv, const int* tr
         std::fprintf(stderr, "rcRasterizeTriangles failed\n");
         std::exit(1);
     }
-    px_status s = px_heightfield_rasterize_triangles(px, verts, nv, tris, areas, nt, p.flag_merge);
+    px_status s = PX_OK;
+    if (tasks != nullptr)
+    {
+        px_mesh* mesh = nullptr;
+        s = px_mesh_create(verts, nv, tris, nt, nullptr, &mesh);
+        if (s == PX_OK)
+        {
+            s = px_heightfield_rasterize_mesh(px, mesh, areas, p.flag_merge, tasks);
+        }
+        px_mesh_destroy(mesh);
+    }
+    else
+    {
+        s = px_heightfield_rasterize_triangles(px, verts, nv, tris, areas, nt, p.flag_merge);
+    }
     if (s != PX_OK)
     {
-        std::printf("    px_heightfield_rasterize_triangles: %s\n", px_status_string(s));
+        std::printf("    proxima rasterization%s: %s\n", tasks != nullptr ? " in tiles" : "", px_status_string(s));
         d.raster = 1;
     }
     d.raster += compare(*rc, px, "rasterize", &d.spans);
@@ -394,6 +414,20 @@ bool run_meshes()
                 ++g_failures;
             }
         }
+        // tiles through the BVH on 2 and 3 threads, whole pipeline, threshold 1
+        for (int pool = 0; pool < 2; ++pool)
+        {
+            Pipeline q = p;
+            q.flag_merge = 1;
+            StageDiffs d = run_pipeline(full, m.vertices, m.vertex_count, m.indices, m.triangle_count,
+                                        rc_areas.data(), q, &g_tasks[pool]);
+            std::printf("  %-15s full tiles on %d threads: %s\n", mc.file, pool + 2,
+                        d.total() == 0 ? "equal" : "DIFFERENT");
+            if (d.total() != 0)
+            {
+                ++g_failures;
+            }
+        }
         if (std::strcmp(mc.file, "dungeon.obj") == 0)
         {
             time_dungeon(full, m, rc_areas);
@@ -514,7 +548,7 @@ void soup_triangle(px_rng* r, const Grid& g, float* v)
 bool run_soups(int soups)
 {
     px_rng r = px_rng_seeded(0x5EC0A57ull);
-    long compared = 0, triangles = 0, excluded = 0, spans = 0;
+    long compared = 0, triangles = 0, excluded = 0, spans = 0, tiled = 0;
     int failed_soups = 0;
     long thr_counts[3] = { 0, 0, 0 };
     for (int soup = 0; soup < soups; ++soup)
@@ -573,6 +607,14 @@ bool run_soups(int soups)
         p.height = rand_int(&r, 0, 24);
         const int n = (int)tris.size() / 3;
         StageDiffs d = run_pipeline(g, verts.data(), (int)verts.size() / 3, tris.data(), n, areas.data(), p);
+        if (soup % 3 == 0)
+        {
+            // the same soup in tiles through the BVH, on 2 or 3 threads
+            StageDiffs t = run_pipeline(g, verts.data(), (int)verts.size() / 3, tris.data(), n, areas.data(), p,
+                                        &g_tasks[(soup / 3) % 2]);
+            d.raster += t.total();
+            ++tiled;
+        }
         ++compared;
         spans += d.spans;
         if (d.total() != 0)
@@ -588,10 +630,11 @@ bool run_soups(int soups)
             }
         }
     }
-    std::printf("  random soups: %ld soups (thresholds 0/1/2-6: %ld/%ld/%ld), %ld triangles, %ld spans: %d "
-                "soups differ; %ld triangles left out (clipped polygon > 7 vertices: Recast overflows)\n",
-                compared, thr_counts[0], thr_counts[1], thr_counts[2], triangles - excluded, spans, failed_soups,
-                excluded);
+    std::printf("  random soups: %ld soups (thresholds 0/1/2-6: %ld/%ld/%ld; %ld also in tiles on 2 or 3 threads), "
+                "%ld triangles, %ld spans: %d soups differ; %ld triangles left out (clipped polygon > 7 vertices: "
+                "Recast overflows)\n",
+                compared, thr_counts[0], thr_counts[1], thr_counts[2], tiled, triangles - excluded, spans,
+                failed_soups, excluded);
     return failed_soups == 0;
 }
 
@@ -747,6 +790,16 @@ int main()
     }
     const char* env = std::getenv("PX_RECAST_SOUPS");
     const int soups = env != nullptr ? std::atoi(env) : 3000;
+    px_thread_pool* pools[2] = {};
+    for (int i = 0; i < 2; ++i)
+    {
+        if (px_thread_pool_create(i + 2, nullptr, &pools[i]) != PX_OK)
+        {
+            std::fprintf(stderr, "px_thread_pool_create failed\n");
+            return 1;
+        }
+        g_tasks[i] = px_thread_pool_task_system(pools[i]);
+    }
 
     if (!run_meshes())
     {
@@ -768,6 +821,8 @@ int main()
     {
         ++g_failures;
     }
+    px_thread_pool_destroy(pools[0]);
+    px_thread_pool_destroy(pools[1]);
     std::printf("%s\n", g_failures == 0 ? "oracle_recast: pass" : "oracle_recast: FAIL");
     return g_failures == 0 ? 0 : 1;
 }
