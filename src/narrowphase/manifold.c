@@ -288,50 +288,6 @@ static int poly_face_vertices(const pxi_poly* p, int f, vec3* out)
 }
 
 /* ------------------------------------------------------------------------------------------------ */
-/* Sutherland-Hodgman clipping with feature tracking                                                  */
-
-/* Keep the part of polygon in[0..n) with s . p <= o (side plane j of the reference face). Returns the
- * number of vertices written to out, at most capacity. Vertices exactly on the plane are kept and make no
- * crossing, so no duplicate appears; a NaN distance drops the vertex. */
-static int clip_side(const pxi_clip_vertex* in, int n, const vec3 s, float o, int j, int ref_count,
-                     pxi_clip_vertex* out, int capacity)
-{
-    int count = 0;
-    for (int i = 0; i < n; ++i)
-    {
-        const pxi_clip_vertex* p = &in[i];
-        const pxi_clip_vertex* q = &in[i + 1 < n ? i + 1 : 0];
-        float dp = px_v3_dot(s, p->p) - o;
-        float dq = px_v3_dot(s, q->p) - o;
-        if (dp <= 0.0f && count < capacity)
-        {
-            out[count++] = *p;
-        }
-        if (((dp < 0.0f && dq > 0.0f) || (dp > 0.0f && dq < 0.0f)) && count < capacity)
-        {
-            pxi_clip_vertex* x = &out[count++];
-            vec3 e;
-            px_v3_sub(q->p, p->p, e);
-            px_v3_mad(p->p, dp / (dp - dq), e, x->p);
-            pxi_crossing_features(p, j, ref_count, x);
-            if (dp < 0.0f)
-            {
-                /* leaving the prism: the polygon runs along side plane j until it re-enters */
-                x->edge_on_ref = 1;
-                x->edge_index = (uint8_t)j;
-            }
-            else
-            {
-                /* entering: the rest of this edge is inside */
-                x->edge_on_ref = p->edge_on_ref;
-                x->edge_index = p->edge_index;
-            }
-        }
-    }
-    return count;
-}
-
-/* ------------------------------------------------------------------------------------------------ */
 /* Reduction to four points                                                                           */
 
 /* Twice the signed area of triangle abc seen along m. */
@@ -509,8 +465,8 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
         px_v3_sub(ref_v[j + 1 < ref_count ? j + 1 : 0], ref_v[j], e);
         px_v3_cross(e, m, s);
         scale = px_maxf(scale, px_v3_distance2(ref_v[j], ref_v[0]));
-        count = clip_side(buffer[current], count, s, px_v3_dot(s, ref_v[j]), j, ref_count,
-                          buffer[1 - current], PXI_CLIP_CAPACITY);
+        count = pxi_clip_side(buffer[current], count, s, px_v3_dot(s, ref_v[j]), j, ref_count, -1,
+                              buffer[1 - current], PXI_CLIP_CAPACITY);
         current = 1 - current;
     }
     scale = sqrtf(scale);
@@ -519,31 +475,17 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
     vec3 pts[PXI_CLIP_CAPACITY + 1];
     float sep[PXI_CLIP_CAPACITY + 1];
     int index[PXI_CLIP_CAPACITY + 1];
-    int kept = 0;
     const float radii = ra + rb;
-    float min_sep = INFINITY;
-    for (int i = 0; i < count; ++i)
-    {
-        const pxi_clip_vertex* v = &buffer[current][i];
-        float s = (px_v3_dot(nr, v->p) - dr) / nm;
-        if (s - radii <= margin) /* NaN: not kept */
-        {
-            px_v3_copy(v->p, pts[kept]);
-            sep[kept] = s;
-            index[kept] = i;
-            min_sep = px_minf(min_sep, s - radii);
-            ++kept;
-        }
-    }
+    float min_core;
+    int kept = pxi_clip_keep(buffer[current], count, nr, dr, nm, radii, margin, pts, sep, index, &min_core);
     if (kept == 0)
     {
         return false;
     }
-    /* Deep penetration can push the deepest feature out of the reference face's prism (a corner through a
-     * thin face's edge), and the clip then understates the depth. When it falls short of the contact by
-     * more than the margin and a quarter of the depth, the contact's own point joins the candidates
-     * (index -1), as its incident-side core point with the contact's separation. */
-    if (min_sep > contact->distance + px_maxf(margin, 0.25f * fabsf(contact->distance)))
+    const float min_sep = min_core - radii;
+    /* deep penetration: the contact's own point joins the candidates (index -1), as its incident-side core
+     * point with the contact's separation */
+    if (pxi_clip_misses_depth(min_sep, contact->distance, margin))
     {
         if (ref_is_a)
         {
@@ -574,7 +516,6 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
     {
         px_v3_negate(m, out->normal);
     }
-    unsigned ref_face_byte = (unsigned)ref_face, inc_face_byte = (unsigned)inc_face;
     for (int k = 0; k < chosen; ++k)
     {
         int c = keep[k];
@@ -589,16 +530,8 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
             /* the incident point is on A's face: out by A's radius towards B (-m) */
             px_v3_mad(pts[c], -ra, m, point_a);
         }
-        uint8_t feature_r = pxi_feature(PXI_FEATURE_OTHER, 63);
-        uint8_t feature_i = feature_r;
-        if (index[c] >= 0)
-        {
-            feature_r = buffer[current][index[c]].feature_r;
-            feature_i = buffer[current][index[c]].feature_i;
-        }
-        uint32_t id = ref_is_a ? pxi_make_id(ref_face_byte, inc_face_byte, feature_r, feature_i)
-                               : pxi_make_id(inc_face_byte, ref_face_byte, feature_i, feature_r);
-        pxi_add_point(out, point_a, sep[c] - radii, id);
+        pxi_add_clip_point(out, index[c] >= 0 ? &buffer[current][index[c]] : NULL, ref_is_a,
+                           (unsigned)ref_face, (unsigned)inc_face, point_a, sep[c] - radii);
     }
     return true;
 }

@@ -114,47 +114,6 @@ static int box_face_edge(int f, int along, const vec3 s)
     return 0; /* not reached for an edge of the face */
 }
 
-/* Keep the part of polygon in[0..n) with sign * p[axis] <= h (side plane j of the reference face, in the
- * reference box's frame). Returns the number of vertices written to out, at most capacity. Vertices exactly
- * on the plane are kept and make no crossing, so no duplicate appears; a NaN distance drops the vertex. */
-static int clip_box_side(const pxi_clip_vertex* in, int n, int axis, float sign, float h, int j,
-                         pxi_clip_vertex* out, int capacity)
-{
-    int count = 0;
-    for (int i = 0; i < n; ++i)
-    {
-        const pxi_clip_vertex* p = &in[i];
-        const pxi_clip_vertex* q = &in[i + 1 < n ? i + 1 : 0];
-        float dp = sign * p->p[axis] - h;
-        float dq = sign * q->p[axis] - h;
-        if (dp <= 0.0f && count < capacity)
-        {
-            out[count++] = *p;
-        }
-        if (((dp < 0.0f && dq > 0.0f) || (dp > 0.0f && dq < 0.0f)) && count < capacity)
-        {
-            pxi_clip_vertex* x = &out[count++];
-            vec3 e;
-            px_v3_sub(q->p, p->p, e);
-            px_v3_mad(p->p, dp / (dp - dq), e, x->p);
-            x->p[axis] = sign * h; /* on the plane exactly */
-            pxi_crossing_features(p, j, 4, x);
-            if (dp < 0.0f)
-            {
-                /* leaving the prism: the polygon runs along side plane j until it re-enters */
-                x->edge_on_ref = 1;
-                x->edge_index = (uint8_t)j;
-            }
-            else
-            {
-                x->edge_on_ref = p->edge_on_ref;
-                x->edge_index = p->edge_index;
-            }
-        }
-    }
-    return count;
-}
-
 /* The contact along the chosen axis, as px_contact_world computes it (contact_box_box and contact_from_cores
  * in contact.c). Its normal and distance are known at once; the witness points (only needed for face ties,
  * the deep-penetration point and one-point manifolds) are computed on first use. */
@@ -209,98 +168,6 @@ PX_INLINE int box_face_for(pxi_box_contact* bc, bool is_a, const vec3 d, float* 
         f = box_best_face(h, d, is_a ? bc->wa : bc->wb_local, align);
     }
     return f;
-}
-
-/* Twice the signed area of triangle abc in the (u, v) plane, times orient (+1 or -1): area2 of manifold.c
- * with the normal orient * e_k, (u, v, k) cyclic, exactly (the other terms of that dot product are 0). */
-PX_INLINE float area2_uv(const vec3 a, const vec3 b, const vec3 c, int u, int v, float orient)
-{
-    float abu = b[u] - a[u], abv = b[v] - a[v], acu = c[u] - a[u], acv = c[v] - a[v];
-    return orient * (abu * acv - abv * acu);
-}
-
-/* pxi_manifold_reduce for points in the reference box's frame, the manifold normal being orient * e_k:
- * the same choices (the deepest, the farthest from it across the plane, the largest triangle, the most area
- * added), computed in the (u, v) plane. */
-static int reduce_uv(const vec3* pts, const float* sep, int n, int u, int v, float orient, float tie,
-                     int keep[4])
-{
-    float min_sep = INFINITY;
-    for (int i = 0; i < n; ++i)
-    {
-        min_sep = sep[i] < min_sep ? sep[i] : min_sep;
-    }
-    int i0 = 0;
-    for (int i = 0; i < n; ++i)
-    {
-        if (sep[i] <= min_sep + tie)
-        {
-            i0 = i;
-            break;
-        }
-    }
-    int i1 = -1;
-    float best = 0.0f;
-    for (int i = 0; i < n; ++i)
-    {
-        float du = pts[i][u] - pts[i0][u], dv = pts[i][v] - pts[i0][v];
-        float d2 = du * du + dv * dv;
-        if (d2 > best)
-        {
-            best = d2;
-            i1 = i;
-        }
-    }
-    int count = 0;
-    keep[count++] = i0;
-    if (i1 < 0)
-    {
-        return count;
-    }
-    keep[count++] = i1;
-    int i2 = -1;
-    float best_area = 0.0f, sign = 1.0f;
-    for (int i = 0; i < n; ++i)
-    {
-        float a = area2_uv(pts[i0], pts[i1], pts[i], u, v, orient);
-        if (fabsf(a) > best_area)
-        {
-            best_area = fabsf(a);
-            sign = a >= 0.0f ? 1.0f : -1.0f;
-            i2 = i;
-        }
-    }
-    if (i2 >= 0)
-    {
-        keep[count++] = i2;
-        int i3 = -1;
-        float best_add = 0.0f;
-        for (int i = 0; i < n; ++i)
-        {
-            float add = px_maxf(-sign * area2_uv(pts[i0], pts[i1], pts[i], u, v, orient),
-                                px_maxf(-sign * area2_uv(pts[i1], pts[i2], pts[i], u, v, orient),
-                                        -sign * area2_uv(pts[i2], pts[i0], pts[i], u, v, orient)));
-            if (add > best_add)
-            {
-                best_add = add;
-                i3 = i;
-            }
-        }
-        if (i3 >= 0)
-        {
-            keep[count++] = i3;
-        }
-    }
-    for (int a = 1; a < count; ++a)
-    {
-        for (int b = a; b > 0 && keep[b - 1] > keep[b]; --b)
-        {
-            int t = keep[b];
-            keep[b] = keep[b - 1];
-            keep[b - 1] = t;
-        }
-    }
-    return count;
 }
 
 /* Face clipping: the incident face inc_face against the reference face ref_face, whose normal is the
@@ -375,8 +242,10 @@ static bool box_clip(pxi_box_contact* bc, bool ref_is_a, int ref_face, int inc_f
         {
             continue;
         }
+        /* the plane sign * p[axis] = hr[axis]: s = sign * e_axis, written lane by lane (axis_vector) */
         const int axis = on_v ? vr : ur;
-        count = clip_box_side(buffer[current], count, axis, sign, hr[axis], j, buffer[1 - current],
+        const vec3 s = { axis == 0 ? sign : 0.0f, axis == 1 ? sign : 0.0f, axis == 2 ? sign : 0.0f };
+        count = pxi_clip_side(buffer[current], count, s, hr[axis], j, 4, axis, buffer[1 - current],
                               PXI_BOX_CLIP_CAPACITY);
         current = 1 - current;
     }
@@ -385,29 +254,20 @@ static bool box_clip(pxi_box_contact* bc, bool ref_is_a, int ref_face, int inc_f
     vec3 pts[PXI_BOX_CLIP_CAPACITY + 1];
     float sep[PXI_BOX_CLIP_CAPACITY + 1];
     int index[PXI_BOX_CLIP_CAPACITY + 1];
-    int kept = 0;
+    /* in the reference box's frame the reference plane is m_ref . x = hr[kr], m_ref = sr * e_kr being the
+     * manifold normal: a point's separation is sr * p[kr] - hr[kr] (every other term is a product with 0) */
+    vec3 m_ref;
+    axis_vector(ref_face, m_ref);
     const float radii = ra + rb;
-    float min_sep = INFINITY;
-    for (int i = 0; i < count; ++i)
-    {
-        const pxi_clip_vertex* x = &buffer[current][i];
-        float s = sr * x->p[kr] - hr[kr];
-        if (s - radii <= margin) /* NaN: not kept */
-        {
-            px_v3_copy(x->p, pts[kept]);
-            sep[kept] = s;
-            index[kept] = i;
-            min_sep = px_minf(min_sep, s - radii);
-            *min_core = px_minf(*min_core, s);
-            ++kept;
-        }
-    }
+    int kept =
+        pxi_clip_keep(buffer[current], count, m_ref, hr[kr], 1.0f, radii, margin, pts, sep, index, min_core);
     if (kept == 0)
     {
         return false;
     }
+    const float min_sep = *min_core - radii;
     /* deep penetration: the contact's own point joins when the clip understates the depth (manifold.c) */
-    if (min_sep > c->distance + px_maxf(margin, 0.25f * fabsf(c->distance)))
+    if (pxi_clip_misses_depth(min_sep, c->distance, margin))
     {
         box_contact_points(bc);
         if (ref_is_a)
@@ -431,7 +291,8 @@ static bool box_clip(pxi_box_contact* bc, bool ref_is_a, int ref_face, int inc_f
     {
         float diagonal = 2.0f * sqrtf(hr[ur] * hr[ur] + hr[vr] * hr[vr]);
         float tie = 0.05f * margin + 1.0e-6f * diagonal;
-        chosen = reduce_uv((const vec3*)pts, sep, kept, ur, vr, sr, tie, keep);
+        /* with m_ref the reduction's arithmetic is that of the (u, v) plane, exactly */
+        chosen = pxi_manifold_reduce((const vec3*)pts, sep, kept, m_ref, tie, keep);
     }
 
     /* to A's frame: the manifold normal m_a from A to B, and each point on A's surface */
@@ -446,7 +307,6 @@ static bool box_clip(pxi_box_contact* bc, bool ref_is_a, int ref_face, int inc_f
         px_v3_scale(rot->c[kr], sr, m_a);
         px_v3_negate(m_a, out->normal);
     }
-    unsigned ref_byte = (unsigned)ref_face, inc_byte = (unsigned)inc_face;
     for (int k = 0; k < chosen; ++k)
     {
         int i = keep[k];
@@ -464,16 +324,8 @@ static bool box_clip(pxi_box_contact* bc, bool ref_is_a, int ref_face, int inc_f
             px_v3_add(point_a, t, point_a);
             px_v3_mad(point_a, -ra, m_a, point_a);
         }
-        uint8_t feature_r = pxi_feature(PXI_FEATURE_OTHER, 63);
-        uint8_t feature_i = feature_r;
-        if (index[i] >= 0)
-        {
-            feature_r = buffer[current][index[i]].feature_r;
-            feature_i = buffer[current][index[i]].feature_i;
-        }
-        uint32_t id = ref_is_a ? pxi_make_id(ref_byte, inc_byte, feature_r, feature_i)
-                               : pxi_make_id(inc_byte, ref_byte, feature_i, feature_r);
-        pxi_add_point(out, point_a, sep[i] - radii, id);
+        pxi_add_clip_point(out, index[i] >= 0 ? &buffer[current][index[i]] : NULL, ref_is_a,
+                           (unsigned)ref_face, (unsigned)inc_face, point_a, sep[i] - radii);
     }
     return true;
 }

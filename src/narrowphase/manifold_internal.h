@@ -96,9 +96,111 @@ static inline void pxi_crossing_features(const pxi_clip_vertex* v, int j, int re
     x->feature_r = pxi_feature(PXI_FEATURE_OTHER, j);
 }
 
+/* Keep the part of polygon in[0..n) with s . p <= o (side plane j of a reference face with ref_count edges):
+ * one step of Sutherland and Hodgman (1974) that tracks features. Returns the number of vertices written to
+ * out, at most capacity. Vertices exactly on the plane are kept and make no crossing, so no duplicate
+ * appears; a NaN distance drops the vertex. snap_axis >= 0 says the plane is the coordinate plane
+ * p[snap_axis] = o * s[snap_axis] (s being +-e_snap_axis): the crossings are then put on it exactly. */
+static inline int pxi_clip_side(const pxi_clip_vertex* in, int n, const vec3 s, float o, int j, int ref_count,
+                                int snap_axis, pxi_clip_vertex* out, int capacity)
+{
+    int count = 0;
+    for (int i = 0; i < n; ++i)
+    {
+        const pxi_clip_vertex* p = &in[i];
+        const pxi_clip_vertex* q = &in[i + 1 < n ? i + 1 : 0];
+        float dp = px_v3_dot(s, p->p) - o;
+        float dq = px_v3_dot(s, q->p) - o;
+        if (dp <= 0.0f && count < capacity)
+        {
+            out[count++] = *p;
+        }
+        if (((dp < 0.0f && dq > 0.0f) || (dp > 0.0f && dq < 0.0f)) && count < capacity)
+        {
+            pxi_clip_vertex* x = &out[count++];
+            vec3 e;
+            px_v3_sub(q->p, p->p, e);
+            px_v3_mad(p->p, dp / (dp - dq), e, x->p);
+            if (snap_axis >= 0)
+            {
+                x->p[snap_axis] = s[snap_axis] * o; /* on the plane exactly */
+            }
+            pxi_crossing_features(p, j, ref_count, x);
+            if (dp < 0.0f)
+            {
+                /* leaving the prism: the polygon runs along side plane j until it re-enters */
+                x->edge_on_ref = 1;
+                x->edge_index = (uint8_t)j;
+            }
+            else
+            {
+                /* entering: the rest of this edge is inside */
+                x->edge_on_ref = p->edge_on_ref;
+                x->edge_index = p->edge_index;
+            }
+        }
+    }
+    return count;
+}
+
+/* The candidates among the clipped polygon in[0..n): the vertices within the margin of the reference plane
+ * nr . x = dr, radii included, their separation being measured along the manifold normal ((nr . p - dr) / nm,
+ * nm the normal's component along nr). Copies them to pts, their separations to sep and their indices in in
+ * to index; returns how many, and the least separation among them in min_core (INFINITY for none): the
+ * least separation with the radii is then min_core - radii, exactly. */
+static inline int pxi_clip_keep(const pxi_clip_vertex* in, int n, const vec3 nr, float dr, float nm,
+                                float radii, float margin, vec3* pts, float* sep, int* index, float* min_core)
+{
+    int kept = 0;
+    float least = INFINITY;
+    for (int i = 0; i < n; ++i)
+    {
+        float s = (px_v3_dot(nr, in[i].p) - dr) / nm;
+        if (s - radii <= margin) /* NaN: not kept */
+        {
+            px_v3_copy(in[i].p, pts[kept]);
+            sep[kept] = s;
+            index[kept] = i;
+            least = px_minf(least, s);
+            ++kept;
+        }
+    }
+    *min_core = least;
+    return kept;
+}
+
+/* Deep penetration can push the deepest feature out of the reference face's prism (a corner through a thin
+ * face's edge), and the clip then understates the depth. True when the least separation min_sep of the
+ * clipped points (radii included) falls short of the contact's distance by more than the margin and a
+ * quarter of the depth: the contact's own point then joins the candidates. */
+static inline bool pxi_clip_misses_depth(float min_sep, float distance, float margin)
+{
+    return min_sep > distance + px_maxf(margin, 0.25f * fabsf(distance));
+}
+
+/* Append clipped point point_a (frame A, separation including the radii) to the manifold, its id naming the
+ * features of clip vertex v (NULL: the contact's own point added for deep penetration) on the reference and
+ * incident faces, A's first. */
+static inline void pxi_add_clip_point(px_manifold* m, const pxi_clip_vertex* v, bool ref_is_a,
+                                      unsigned ref_face, unsigned inc_face, const vec3 point_a,
+                                      float separation)
+{
+    uint8_t feature_r = pxi_feature(PXI_FEATURE_OTHER, 63);
+    uint8_t feature_i = feature_r;
+    if (v != NULL)
+    {
+        feature_r = v->feature_r;
+        feature_i = v->feature_i;
+    }
+    uint32_t id = ref_is_a ? pxi_make_id(ref_face, inc_face, feature_r, feature_i)
+                           : pxi_make_id(inc_face, ref_face, feature_i, feature_r);
+    pxi_add_point(m, point_a, separation, id);
+}
+
 /* Choose at most 4 of n > 4 candidate points pts (separations sep, manifold normal m): the deepest, then
- * the ones spanning the largest area (manifold.c). Writes the chosen indices in increasing order to keep
- * and returns how many there are. */
+ * the ones spanning the largest area (manifold.c; the box path passes its points in the reference box's
+ * frame with m = +-e_k, where the arithmetic reduces exactly to the (u, v) plane's). Writes the chosen
+ * indices in increasing order to keep and returns how many there are. */
 int pxi_manifold_reduce(const vec3* pts, const float* sep, int n, const vec3 m, float tie, int keep[4]);
 
 /* The manifold of two boxes in A's frame (manifold_box.c), rel being B's normalized pose relative to A, the
