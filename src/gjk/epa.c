@@ -283,8 +283,8 @@ typedef struct epa_shapes
     epa_soa_scan_fn scan;
 } epa_shapes;
 
-/* Below this many points the shape's own scan is as fast (the transposition would not pay back). */
-#define EPA_SOA_MIN_POINTS 32
+/* Below this many points the scans have no full vector step: the shape's own scan is as fast. */
+#define EPA_SOA_MIN_POINTS 8
 
 static void epa_shapes_init(epa_shapes* shapes, const pxi_gjk_pair* pair, float* buffer)
 {
