@@ -1,8 +1,9 @@
 /* The proxima command-line tool: declarations shared by its source files.
  *
  * main.c dispatches to one function per subcommand; args.c holds the strict number and option parsing
- * and the usage text; demo.c, distance_cmd.c and render.c run the subcommands; image.h/image.c draw and
- * write pictures, render.h/render.c ray-cast pictures of meshes.
+ * and the usage text; demo.c, distance_cmd.c, render.c and raster.c run the subcommands; image.h/image.c
+ * draw and write pictures, render.h/render.c ray-cast pictures of meshes, raster.h/raster.c bake walkable
+ * heightfields.
  *
  * Exit status: CLI_EXIT_OK on success, CLI_EXIT_FAILURE when a file cannot be read or a query fails,
  * CLI_EXIT_USAGE for bad command lines (the message and the usage go to stderr).
@@ -61,3 +62,4 @@ const char* cli_exit_name(px_gjk_exit exit);
 int cli_demo(int argc, char** argv);
 int cli_distance(int argc, char** argv);
 int cli_render(int argc, char** argv);
+int cli_raster(int argc, char** argv);

@@ -6,7 +6,7 @@
  * repeated calls, and prints a table and a summary; demo_field.c then draws the distance-field picture,
  * demo_contacts.c runs the second section: contact manifolds of a small resting scene, with its picture, and
  * demo_mesh.c the third: a triangle mesh (a built-in level, or the --mesh file) with its BVH, a ray-cast
- * picture and probes. */
+ * picture and probes, and the fourth: that mesh's walkable heightfield and its map. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "demo.h"
@@ -471,6 +471,11 @@ int cli_demo(int argc, char** argv)
     {
         printf("\n");
         rc = demo_mesh(out_dir, mesh_path != NULL ? &scene.mesh : NULL, mesh_path);
+    }
+    if (rc == CLI_EXIT_OK)
+    {
+        printf("\n");
+        rc = demo_raster(out_dir, mesh_path != NULL ? &scene.mesh : NULL, mesh_path);
     }
     printf("done in %.0f ms\n", (demo_now_ns() - start) * 1e-6);
     px_obj_free(&scene.mesh);

@@ -1,6 +1,6 @@
 /* The `proxima demo` scene and pair results, shared by demo.c (scene, queries, table, summary),
  * demo_field.c (the distance-field picture), demo_contacts.c (the contact-manifold section) and demo_mesh.c
- * (the triangle-mesh section). */
+ * (the triangle-mesh and heightfield sections). */
 #pragma once
 
 #include "cli.h"
@@ -59,3 +59,8 @@ int demo_contacts(const char* out_dir);
  * .ppm), ground-ray and closest-point probes and the time per query. The mesh is file (loaded from
  * file_path) when not NULL, else a level built in. Returns CLI_EXIT_OK or a printed CLI_EXIT_FAILURE. */
 int demo_mesh(const char* out_dir, const px_obj_data* file, const char* file_path);
+
+/* The "heightfield" section (demo_mesh.c): the same mesh (file, or the built-in level) baked into walkable
+ * spans with RecastDemo's agent (raster.h), the counts and timings printed and the top-down map written to
+ * out_dir/demo_walkable.png (or .ppm). Returns CLI_EXIT_OK or a printed CLI_EXIT_FAILURE. */
+int demo_raster(const char* out_dir, const px_obj_data* file, const char* file_path);

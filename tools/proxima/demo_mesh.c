@@ -7,10 +7,12 @@
  * point), closest points (how far the nearest surface is), and the time per query over many random rays
  * and points, on one thread and batched on the pool; and, when the library has mesh_collide.h, capsule
  * sweeps (px_mesh_shape_cast) the way a character moves: falling onto the floor and a stair's edge,
- * walking into a wall and up the ramp. */
+ * walking into a wall and up the ramp. Fourth section (demo_raster): the same mesh baked into a walkable
+ * heightfield with raster.h, drawn as DIR/demo_walkable.png. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "demo.h"
+#include "raster.h"
 #include "render.h"
 
 #include <math.h>
@@ -687,4 +689,63 @@ int demo_mesh(const char* out_dir, const px_obj_data* file, const char* file_pat
     px_thread_pool_destroy(pool);
     px_mesh_destroy(mesh);
     return rc;
+}
+
+/* ---------------------------------------------------------------------------------------------------- */
+/* The heightfield section: the same mesh baked into walkable spans */
+
+int demo_raster(const char* out_dir, const px_obj_data* file, const char* file_path)
+{
+    static level built_in;
+    const float* vertices;
+    const int32_t* indices;
+    int vertex_count, triangle_count;
+    if (file != NULL)
+    {
+        if (file->triangle_count == 0)
+        {
+            printf("heightfield: %s has no triangles ('f' lines): no heightfield section\n", file_path);
+            return CLI_EXIT_OK;
+        }
+        printf("heightfield: walkable spans of %s (RecastDemo's agent)\n", file_path);
+        vertices = file->vertices;
+        indices = file->indices;
+        vertex_count = file->vertex_count;
+        triangle_count = file->triangle_count;
+    }
+    else
+    {
+        build_level(&built_in);
+        printf("heightfield: walkable spans of the built-in level (RecastDemo's agent: cells 0.3 x 0.2, slope "
+               "45,\n             climb 0.9, height 2.0)\n");
+        vertices = built_in.vertices;
+        indices = built_in.indices;
+        vertex_count = built_in.vertex_count;
+        triangle_count = built_in.triangle_count;
+    }
+    const raster_params params = RASTER_DEFAULT_PARAMS;
+    raster_result result;
+    int rc = raster_run(vertices, vertex_count, indices, triangle_count, &params, 0, "  ", &result);
+    if (rc != CLI_EXIT_OK)
+    {
+        return rc;
+    }
+    cli_image image;
+    const bool drawn = raster_draw_map(result.field, &image);
+    px_heightfield_destroy(result.field);
+    if (!drawn)
+    {
+        return cli_fail("heightfield: out of memory drawing the map");
+    }
+    char path[4096], error[4200];
+    snprintf(path, sizeof(path), "%s/demo_walkable.%s", out_dir, cli_image_extension());
+    const bool written = cli_image_write(&image, path, error, sizeof(error));
+    const int iw = image.width, ih = image.height;
+    cli_image_destroy(&image);
+    if (!written)
+    {
+        return cli_fail("%s", error);
+    }
+    printf("  wrote %s (%dx%d: top spans, green walkable, red not, brighter higher)\n", path, iw, ih);
+    return CLI_EXIT_OK;
 }

@@ -1,5 +1,5 @@
 /* proxima: command-line front end of the proxima collision library. Dispatches to the subcommands
- * (demo.c, distance_cmd.c, render.c); see cli_print_usage in args.c for the command line. */
+ * (demo.c, distance_cmd.c, render.c, raster.c); see cli_print_usage in args.c for the command line. */
 #include "cli.h"
 
 #include <string.h>
@@ -32,6 +32,10 @@ int main(int argc, char** argv)
     if (strcmp(command, "render") == 0)
     {
         return cli_render(argc - 2, argv + 2);
+    }
+    if (strcmp(command, "raster") == 0)
+    {
+        return cli_raster(argc - 2, argv + 2);
     }
     if (command[0] == '-')
     {
