@@ -290,9 +290,17 @@ static int poly_face_vertices(const pxi_poly* p, int f, vec3* out)
 /* ------------------------------------------------------------------------------------------------ */
 /* Reduction to four points                                                                           */
 
-/* Twice the signed area of triangle abc seen along m. */
-static float area2(const vec3 a, const vec3 b, const vec3 c, const vec3 m)
+/* Twice the signed area of triangle abc seen along m. axis >= 0 says m = +-e_axis: the cross product's
+ * other components then meet zeros in the dot product, and the (u, v) plane's formula gives the same value
+ * with a third of the work (the box path's points, in the reference box's frame). */
+PX_INLINE float area2(const vec3 a, const vec3 b, const vec3 c, const vec3 m, int axis)
 {
+    if (axis >= 0)
+    {
+        const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+        float abu = b[u] - a[u], abv = b[v] - a[v], acu = c[u] - a[u], acv = c[v] - a[v];
+        return m[axis] * (abu * acv - abv * acu);
+    }
     vec3 ab, ac, x;
     px_v3_sub(b, a, ab);
     px_v3_sub(c, a, ac);
@@ -300,11 +308,28 @@ static float area2(const vec3 a, const vec3 b, const vec3 c, const vec3 m)
     return px_v3_dot(x, m);
 }
 
+/* Squared distance of b from a across the plane normal to m (axis as for area2: m = +-e_axis when >= 0,
+ * where the (u, v) plane's formula gives the same value). */
+PX_INLINE float across2(const vec3 a, const vec3 b, const vec3 m, int axis)
+{
+    if (axis >= 0)
+    {
+        const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+        float du = b[u] - a[u], dv = b[v] - a[v];
+        return du * du + dv * dv;
+    }
+    vec3 d;
+    px_v3_sub(b, a, d);
+    px_v3_mad(d, -px_v3_dot(d, m), m, d);
+    return px_v3_norm2(d);
+}
+
 /* Choose at most 4 of n > 4 candidate points: the deepest (the first one within tie of the minimum
  * separation, so equal depths do not trade places with rounding), the one farthest from it across the
  * plane, the one making the largest triangle with those two, and the one adding the most area outside that
  * triangle. Writes the chosen indices in increasing order and returns how many there are. */
-int pxi_manifold_reduce(const vec3* pts, const float* sep, int n, const vec3 m, float tie, int keep[4])
+int pxi_manifold_reduce(const vec3* pts, const float* sep, int n, const vec3 m, int axis, float tie,
+                        int keep[4])
 {
     float min_sep = INFINITY;
     for (int i = 0; i < n; ++i)
@@ -324,10 +349,7 @@ int pxi_manifold_reduce(const vec3* pts, const float* sep, int n, const vec3 m, 
     float best = 0.0f;
     for (int i = 0; i < n; ++i)
     {
-        vec3 d;
-        px_v3_sub(pts[i], pts[i0], d);
-        px_v3_mad(d, -px_v3_dot(d, m), m, d); /* across the plane only */
-        float d2 = px_v3_norm2(d);
+        float d2 = across2(pts[i0], pts[i], m, axis);
         if (d2 > best)
         {
             best = d2;
@@ -345,7 +367,7 @@ int pxi_manifold_reduce(const vec3* pts, const float* sep, int n, const vec3 m, 
     float best_area = 0.0f, sign = 1.0f;
     for (int i = 0; i < n; ++i)
     {
-        float a = area2(pts[i0], pts[i1], pts[i], m);
+        float a = area2(pts[i0], pts[i1], pts[i], m, axis);
         if (fabsf(a) > best_area)
         {
             best_area = fabsf(a);
@@ -362,9 +384,9 @@ int pxi_manifold_reduce(const vec3* pts, const float* sep, int n, const vec3 m, 
         float best_add = 0.0f;
         for (int i = 0; i < n; ++i)
         {
-            float add = px_maxf(-sign * area2(pts[i0], pts[i1], pts[i], m),
-                                px_maxf(-sign * area2(pts[i1], pts[i2], pts[i], m),
-                                        -sign * area2(pts[i2], pts[i0], pts[i], m)));
+            float add = px_maxf(-sign * area2(pts[i0], pts[i1], pts[i], m, axis),
+                                px_maxf(-sign * area2(pts[i1], pts[i2], pts[i], m, axis),
+                                        -sign * area2(pts[i2], pts[i0], pts[i], m, axis)));
             if (add > best_add)
             {
                 best_add = add;
@@ -477,7 +499,8 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
     int index[PXI_CLIP_CAPACITY + 1];
     const float radii = ra + rb;
     float min_core;
-    int kept = pxi_clip_keep(buffer[current], count, nr, dr, nm, radii, margin, pts, sep, index, &min_core);
+    int kept =
+        pxi_clip_keep(buffer[current], count, nr, dr, nm, -1, radii, margin, pts, sep, index, &min_core);
     if (kept == 0)
     {
         return false;
@@ -504,7 +527,7 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
     if (kept > PX_MANIFOLD_MAX_POINTS)
     {
         float tie = 0.05f * margin + 1.0e-6f * scale;
-        chosen = pxi_manifold_reduce((const vec3*)pts, sep, kept, m, tie, keep);
+        chosen = pxi_manifold_reduce((const vec3*)pts, sep, kept, m, -1, tie, keep);
     }
 
     /* the manifold normal from A to B, and each point on A's surface */

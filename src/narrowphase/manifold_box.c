@@ -255,12 +255,12 @@ static bool box_clip(pxi_box_contact* bc, bool ref_is_a, int ref_face, int inc_f
     float sep[PXI_BOX_CLIP_CAPACITY + 1];
     int index[PXI_BOX_CLIP_CAPACITY + 1];
     /* in the reference box's frame the reference plane is m_ref . x = hr[kr], m_ref = sr * e_kr being the
-     * manifold normal: a point's separation is sr * p[kr] - hr[kr] (every other term is a product with 0) */
+     * manifold normal: a point's separation is sr * p[kr] - hr[kr] */
     vec3 m_ref;
     axis_vector(ref_face, m_ref);
     const float radii = ra + rb;
-    int kept =
-        pxi_clip_keep(buffer[current], count, m_ref, hr[kr], 1.0f, radii, margin, pts, sep, index, min_core);
+    int kept = pxi_clip_keep(buffer[current], count, m_ref, hr[kr], 1.0f, kr, radii, margin, pts, sep, index,
+                             min_core);
     if (kept == 0)
     {
         return false;
@@ -291,8 +291,7 @@ static bool box_clip(pxi_box_contact* bc, bool ref_is_a, int ref_face, int inc_f
     {
         float diagonal = 2.0f * sqrtf(hr[ur] * hr[ur] + hr[vr] * hr[vr]);
         float tie = 0.05f * margin + 1.0e-6f * diagonal;
-        /* with m_ref the reduction's arithmetic is that of the (u, v) plane, exactly */
-        chosen = pxi_manifold_reduce((const vec3*)pts, sep, kept, m_ref, tie, keep);
+        chosen = pxi_manifold_reduce((const vec3*)pts, sep, kept, m_ref, kr, tie, keep);
     }
 
     /* to A's frame: the manifold normal m_a from A to B, and each point on A's surface */

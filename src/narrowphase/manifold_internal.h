@@ -99,18 +99,19 @@ static inline void pxi_crossing_features(const pxi_clip_vertex* v, int j, int re
 /* Keep the part of polygon in[0..n) with s . p <= o (side plane j of a reference face with ref_count edges):
  * one step of Sutherland and Hodgman (1974) that tracks features. Returns the number of vertices written to
  * out, at most capacity. Vertices exactly on the plane are kept and make no crossing, so no duplicate
- * appears; a NaN distance drops the vertex. snap_axis >= 0 says the plane is the coordinate plane
- * p[snap_axis] = o * s[snap_axis] (s being +-e_snap_axis): the crossings are then put on it exactly. */
+ * appears; a NaN distance drops the vertex. axis is -1, or k when s = +-e_k (the box path, in the reference
+ * box's frame): distances then come from coordinate k alone (the same values) and crossings are put on the
+ * plane exactly. */
 static inline int pxi_clip_side(const pxi_clip_vertex* in, int n, const vec3 s, float o, int j, int ref_count,
-                                int snap_axis, pxi_clip_vertex* out, int capacity)
+                                int axis, pxi_clip_vertex* out, int capacity)
 {
     int count = 0;
     for (int i = 0; i < n; ++i)
     {
         const pxi_clip_vertex* p = &in[i];
         const pxi_clip_vertex* q = &in[i + 1 < n ? i + 1 : 0];
-        float dp = px_v3_dot(s, p->p) - o;
-        float dq = px_v3_dot(s, q->p) - o;
+        float dp = (axis >= 0 ? s[axis] * p->p[axis] : px_v3_dot(s, p->p)) - o;
+        float dq = (axis >= 0 ? s[axis] * q->p[axis] : px_v3_dot(s, q->p)) - o;
         if (dp <= 0.0f && count < capacity)
         {
             out[count++] = *p;
@@ -121,9 +122,9 @@ static inline int pxi_clip_side(const pxi_clip_vertex* in, int n, const vec3 s, 
             vec3 e;
             px_v3_sub(q->p, p->p, e);
             px_v3_mad(p->p, dp / (dp - dq), e, x->p);
-            if (snap_axis >= 0)
+            if (axis >= 0)
             {
-                x->p[snap_axis] = s[snap_axis] * o; /* on the plane exactly */
+                x->p[axis] = s[axis] * o; /* on the plane exactly */
             }
             pxi_crossing_features(p, j, ref_count, x);
             if (dp < 0.0f)
@@ -147,15 +148,16 @@ static inline int pxi_clip_side(const pxi_clip_vertex* in, int n, const vec3 s, 
  * nr . x = dr, radii included, their separation being measured along the manifold normal ((nr . p - dr) / nm,
  * nm the normal's component along nr). Copies them to pts, their separations to sep and their indices in in
  * to index; returns how many, and the least separation among them in min_core (INFINITY for none): the
- * least separation with the radii is then min_core - radii, exactly. */
-static inline int pxi_clip_keep(const pxi_clip_vertex* in, int n, const vec3 nr, float dr, float nm,
-                                float radii, float margin, vec3* pts, float* sep, int* index, float* min_core)
+ * least separation with the radii is then min_core - radii, exactly. axis as for pxi_clip_side (nr = +-e_k,
+ * nm = 1 in the box path). */
+PX_INLINE int pxi_clip_keep(const pxi_clip_vertex* in, int n, const vec3 nr, float dr, float nm, int axis,
+                            float radii, float margin, vec3* pts, float* sep, int* index, float* min_core)
 {
     int kept = 0;
     float least = INFINITY;
     for (int i = 0; i < n; ++i)
     {
-        float s = (px_v3_dot(nr, in[i].p) - dr) / nm;
+        float s = ((axis >= 0 ? nr[axis] * in[i].p[axis] : px_v3_dot(nr, in[i].p)) - dr) / nm;
         if (s - radii <= margin) /* NaN: not kept */
         {
             px_v3_copy(in[i].p, pts[kept]);
@@ -198,10 +200,12 @@ static inline void pxi_add_clip_point(px_manifold* m, const pxi_clip_vertex* v, 
 }
 
 /* Choose at most 4 of n > 4 candidate points pts (separations sep, manifold normal m): the deepest, then
- * the ones spanning the largest area (manifold.c; the box path passes its points in the reference box's
- * frame with m = +-e_k, where the arithmetic reduces exactly to the (u, v) plane's). Writes the chosen
- * indices in increasing order to keep and returns how many there are. */
-int pxi_manifold_reduce(const vec3* pts, const float* sep, int n, const vec3 m, float tie, int keep[4]);
+ * the ones spanning the largest area (manifold.c). axis is -1, or k when m = +-e_k (the box path, in the
+ * reference box's frame): the measures are then taken in the plane of the other two axes, with the same
+ * values and less work. Writes the chosen indices in increasing order to keep and returns how many there
+ * are. */
+int pxi_manifold_reduce(const vec3* pts, const float* sep, int n, const vec3 m, int axis, float tie,
+                        int keep[4]);
 
 /* The manifold of two boxes in A's frame (manifold_box.c), rel being B's normalized pose relative to A, the
  * shapes validated, abs_tolerance the contact config's gjk.abs_tolerance (it sets the touching band) and
