@@ -634,41 +634,22 @@ int main(int argc, char** argv)
     Options opt;
     for (int i = 1; i < argc; ++i)
     {
-        if (std::strcmp(argv[i], "--quick") == 0)
-        {
-            opt.quick = true;
-            opt.batches = 7;
-        }
-        else if (std::strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
-        {
-            opt.csv_path = argv[++i];
-        }
-        else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
-        {
-            opt.only = std::atoi(argv[++i]);
-        }
-        else
+        if (!parse_shared_option(argc, argv, i, opt.quick, opt.csv_path, &opt.only))
         {
             std::fprintf(stderr, "usage: %s [--quick] [--csv FILE] [--only 1|2|3|4]\n", argv[0]);
             return 2;
         }
     }
-    if (!opt.csv_path.empty())
+    if (opt.quick)
     {
-        g_csv = std::fopen(opt.csv_path.c_str(), "w");
-        if (g_csv == nullptr)
-        {
-            std::fprintf(stderr, "cannot write %s\n", opt.csv_path.c_str());
-            return 1;
-        }
-        std::fprintf(g_csv, "workload,N,peer,peer_ns,proxima_ns,ratio\n");
+        opt.batches = 7;
     }
-    std::printf("## proxima contact benchmark\n\n- command: `");
-    for (int i = 0; i < argc; ++i)
+    if (!open_csv(opt.csv_path, "workload,N,peer,peer_ns,proxima_ns,ratio", &g_csv))
     {
-        std::printf("%s%s", i ? " " : "", argv[i]);
+        return 1;
     }
-    std::printf("`\n- %d batches of %d queries per row, medians; ratios paired per round\n", opt.batches, kPairs);
+    std::printf("## proxima contact benchmark\n\n- command: `%s`\n", command_line(argc, argv).c_str());
+    std::printf("- %d batches of %d queries per row, medians; ratios paired per round\n", opt.batches, kPairs);
 #if !PXB_HAVE_BULLET
     std::printf("- Bullet not found: its columns are zeros\n");
 #endif

@@ -591,15 +591,11 @@ int main(int argc, char** argv)
     Options opt;
     for (int i = 1; i < argc; ++i)
     {
-        if (std::strcmp(argv[i], "--quick") == 0)
+        if (parse_shared_option(argc, argv, i, opt.quick, opt.csv_path, nullptr))
         {
-            opt.quick = true;
+            continue;
         }
-        else if (std::strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
-        {
-            opt.csv_path = argv[++i];
-        }
-        else if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
+        if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
         {
             return usage(argv[0], 0);
         }
@@ -615,22 +611,12 @@ int main(int argc, char** argv)
     }
 
     Csv csv;
-    if (!opt.csv_path.empty())
+    if (!open_csv(opt.csv_path, "workload,N,peer,peer_ns,proxima_ns,ratio", &csv.f))
     {
-        csv.f = std::fopen(opt.csv_path.c_str(), "w");
-        if (csv.f == nullptr)
-        {
-            std::fprintf(stderr, "cannot open %s for writing\n", opt.csv_path.c_str());
-            return 1;
-        }
-        std::fprintf(csv.f, "workload,N,peer,peer_ns,proxima_ns,ratio\n");
+        return 1;
     }
 
-    std::string command;
-    for (int i = 0; i < argc; ++i)
-    {
-        command += (i ? " " : "") + std::string(argv[i]);
-    }
+    const std::string command = command_line(argc, argv);
     char date[64];
     time_t now = time(nullptr);
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&now));

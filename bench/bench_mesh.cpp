@@ -61,6 +61,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -104,63 +105,11 @@ struct Options
     int build_rounds_large = 3;
 };
 
+#include "bench_util.hpp" // random numbers, vectors, now_ns, median, paired_ratio, options
+
 // ------------------------------------------------------------------------------------------------------
-// Random numbers, vectors, timing
+// Timing jobs
 // ------------------------------------------------------------------------------------------------------
-
-class SplitMix64
-{
-public:
-    explicit SplitMix64(uint64_t seed) : state_(seed) {}
-
-    uint64_t next()
-    {
-        uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    }
-
-    double uniform() { return (double)(next() >> 11) * 0x1.0p-53; }
-    double range(double lo, double hi) { return lo + (hi - lo) * uniform(); }
-
-private:
-    uint64_t state_;
-};
-
-struct V3
-{
-    double x, y, z;
-};
-
-V3 operator+(V3 a, V3 b) { return { a.x + b.x, a.y + b.y, a.z + b.z }; }
-V3 operator-(V3 a, V3 b) { return { a.x - b.x, a.y - b.y, a.z - b.z }; }
-V3 operator*(double s, V3 a) { return { s * a.x, s * a.y, s * a.z }; }
-double dot(V3 a, V3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-V3 cross(V3 a, V3 b) { return { a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x }; }
-double length(V3 a) { return std::sqrt(dot(a, a)); }
-V3 normalize(V3 a) { return (1.0 / length(a)) * a; }
-
-volatile double g_sink = 0.0;
-int g_proxima_errors = 0; // proxima statuses < 0 seen while timing (should stay 0)
-
-uint64_t now_ns()
-{
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty())
-    {
-        return NAN;
-    }
-    std::sort(v.begin(), v.end());
-    size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
 
 /// A timed job: runs item `round` and returns the nanoseconds it measured (a build leaves its clean-up out).
 using Job = std::function<double(int)>;
@@ -226,17 +175,6 @@ template <class F> double time_wall_ns(F&& f)
     uint64_t t0 = now_ns();
     f();
     return (double)(now_ns() - t0);
-}
-
-/// Median over rounds of peer[i] / ours[i].
-double paired_ratio(const std::vector<double>& peer, const std::vector<double>& ours)
-{
-    std::vector<double> r;
-    for (size_t i = 0; i < peer.size() && i < ours.size(); ++i)
-    {
-        r.push_back(peer[i] / ours[i]);
-    }
-    return median(r);
 }
 
 /// Rounds are batches: round r times batch r % batches, pass r / batches. Items per second of a pass made of
@@ -1265,15 +1203,11 @@ int main(int argc, char** argv)
     Options opt;
     for (int i = 1; i < argc; ++i)
     {
-        if (std::strcmp(argv[i], "--quick") == 0)
+        if (parse_shared_option(argc, argv, i, opt.quick, opt.csv_path, &opt.only))
         {
-            opt.quick = true;
+            continue;
         }
-        else if (std::strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
-        {
-            opt.csv_path = argv[++i];
-        }
-        else if (std::strcmp(argv[i], "--cpu-clock") == 0)
+        if (std::strcmp(argv[i], "--cpu-clock") == 0)
         {
             g_cpu_clock = true;
         }
@@ -1284,10 +1218,6 @@ int main(int argc, char** argv)
         else if (std::strcmp(argv[i], "--mesh") == 0 && i + 1 < argc)
         {
             opt.mesh_filter = argv[++i];
-        }
-        else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
-        {
-            opt.only = std::atoi(argv[++i]);
         }
         else
         {
@@ -1311,23 +1241,13 @@ int main(int argc, char** argv)
         const char* env = std::getenv("PROXIMA_DATA_DIR");
         opt.data_dir = env != nullptr && env[0] != '\0' ? env : PXB_DATA_DIR;
     }
-    if (!opt.csv_path.empty())
+    if (!open_csv(opt.csv_path, "workload,mesh,triangles,peer,peer_ns,proxima_ns,ratio", &g_csv))
     {
-        g_csv = std::fopen(opt.csv_path.c_str(), "w");
-        if (g_csv == nullptr)
-        {
-            std::fprintf(stderr, "cannot write %s\n", opt.csv_path.c_str());
-            return 1;
-        }
-        std::fprintf(g_csv, "workload,mesh,triangles,peer,peer_ns,proxima_ns,ratio\n");
+        return 1;
     }
 
-    std::printf("## proxima mesh benchmark\n\n- command: `");
-    for (int i = 0; i < argc; ++i)
-    {
-        std::printf("%s%s", i ? " " : "", argv[i]);
-    }
-    std::printf("`\n- data: %s\n", opt.data_dir.c_str());
+    std::printf("## proxima mesh benchmark\n\n- command: `%s`\n", command_line(argc, argv).c_str());
+    std::printf("- data: %s\n", opt.data_dir.c_str());
     std::printf("- rays: batches of %d, %d pass(es) per set; closest points: %d in batches of %d, %d pass(es); "
                 "builds: %d rounds (%d above 200k triangles)\n",
                 opt.ray_batch, opt.ray_passes, opt.point_queries, opt.point_batch, opt.point_passes,
