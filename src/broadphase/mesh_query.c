@@ -32,13 +32,6 @@
 #define MESH_AVX2 0
 #endif
 
-#ifdef PXI_MESH_COUNTERS
-long pxi_count_nodes, pxi_count_packets, pxi_count_scalar, pxi_count_hits;
-#define COUNT(x) (++(x))
-#else
-#define COUNT(x) ((void)0)
-#endif
-
 /* Widening of the bound a nearest search prunes boxes with (their float squared distances are a few roundings
  * off) */
 #define NEAR_WIDEN 1.000001f
