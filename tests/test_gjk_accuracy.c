@@ -20,18 +20,8 @@
 #include "proxima/proxima.h"
 #include "support/pair_gen.h"
 #include "support/rng.h"
+#include "support/sanitize.h"
 #include "test.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define PXT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PXT_ASAN 1
-#endif
-#endif
-#ifndef PXT_ASAN
-#define PXT_ASAN 0
-#endif
 
 typedef long double ld;
 

@@ -23,6 +23,7 @@
 #include "proxima/proxima.h"
 #include "shapes/hull_internal.h"
 #include "shapes/support_internal.h"
+#include "support/count_alloc.h"
 #include "support/rng.h"
 #include "test.h"
 
@@ -1422,40 +1423,6 @@ static int max_vertices_limit(void)
  * API: bad input, allocation failure, defaults, shapes
  * ------------------------------------------------------------------------------------------------------ */
 
-/* Allocator that fails on call number fail_at (1-based; 0 = never) and accounts for every block by size. */
-typedef struct fail_alloc_state
-{
-    int calls;
-    int fail_at;
-    int live;
-    long long bytes;
-} fail_alloc_state;
-
-static void* fail_alloc(size_t size, size_t alignment, void* user)
-{
-    fail_alloc_state* s = user;
-    s->calls++;
-    if (s->calls == s->fail_at)
-    {
-        return NULL;
-    }
-    void* p = aligned_alloc(alignment, (size + alignment - 1) & ~(alignment - 1));
-    if (p != NULL)
-    {
-        s->live++;
-        s->bytes += (long long)size;
-    }
-    return p;
-}
-
-static void fail_free(void* p, size_t size, void* user)
-{
-    fail_alloc_state* s = user;
-    s->live--;
-    s->bytes -= (long long)size;
-    free(p);
-}
-
 static int bad_input(void)
 {
     float p[3 * 8];
@@ -1484,7 +1451,7 @@ static int bad_input(void)
     defs[3].tolerance = NAN;
     defs[4].tolerance = INFINITY;
     defs[5].max_vertices = -1;
-    defs[6].allocator.free = fail_free; /* one hook without the other */
+    defs[6].allocator.free = pxt_count_free_fn; /* one hook without the other */
     defs[7].climb_min_vertices = 0;
     for (int i = 0; i < 8; ++i)
     {
@@ -1546,11 +1513,9 @@ static int allocation_failure(void)
         int failures = 0;
         for (int fail_at = 1;; ++fail_at)
         {
-            fail_alloc_state st = { 0, fail_at, 0, 0 };
+            pxt_count_alloc st;
             px_hull_def def = px_hull_default_def();
-            def.allocator.alloc = fail_alloc;
-            def.allocator.free = fail_free;
-            def.allocator.user = &st;
+            def.allocator = pxt_count_allocator(&st, fail_at);
             px_hull* h = (px_hull*)(void*)point;
             px_status s = px_hull_create(clouds[c], counts[c], &def, &h);
             if (s != PX_ERR_OUT_OF_MEMORY)

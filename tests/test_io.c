@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "proxima/proxima.h"
+#include "support/count_alloc.h"
 #include "support/rng.h"
 #include "test.h"
 
@@ -22,41 +23,6 @@ static bool is_zeroed(const px_obj_data* d)
     px_obj_data zero;
     memset(&zero, 0, sizeof(zero));
     return memcmp(d, &zero, sizeof(zero)) == 0;
-}
-
-/* Allocator that fails on call number fail_at (1-based; 0 = never) and accounts for every block. The free
- * size must be the alloc size, so `bytes` returns to 0 only if every block was freed with its size. */
-typedef struct fail_alloc_state
-{
-    int calls;
-    int fail_at;
-    int live;
-    long long bytes;
-} fail_alloc_state;
-
-static void* fail_alloc(size_t size, size_t alignment, void* user)
-{
-    fail_alloc_state* s = user;
-    s->calls++;
-    if (s->calls == s->fail_at)
-    {
-        return NULL;
-    }
-    void* p = aligned_alloc(alignment, (size + alignment - 1) & ~(alignment - 1));
-    if (p != NULL)
-    {
-        s->live++;
-        s->bytes += (long long)size;
-    }
-    return p;
-}
-
-static void fail_free(void* p, size_t size, void* user)
-{
-    fail_alloc_state* s = user;
-    s->live--;
-    s->bytes -= (long long)size;
-    free(p);
 }
 
 /* Temporary file in the working directory (CTest runs in the build tree). */
@@ -390,8 +356,8 @@ static int invalid_arguments(void)
     PX_CHECK_STATUS(px_obj_parse("v 0 0 0\n", 8, NULL, NULL, &e), PX_ERR_INVALID_ARGUMENT);
     PX_CHECK_STATUS(px_obj_load(NULL, NULL, &d, &e), PX_ERR_INVALID_ARGUMENT);
     PX_CHECK_STATUS(px_obj_load("x.obj", NULL, NULL, NULL), PX_ERR_INVALID_ARGUMENT);
-    fail_alloc_state st = { 0, 0, 0, 0 };
-    px_allocator half = { fail_alloc, NULL, &st };
+    pxt_count_alloc st = { 0, 0, 0, 0 };
+    px_allocator half = { pxt_count_alloc_fn, NULL, &st };
     PX_CHECK_STATUS(px_obj_parse("v 0 0 0\n", 8, &half, &d, &e), PX_ERR_INVALID_ARGUMENT);
     PX_CHECK(is_zeroed(&d) && st.calls == 0);
     /* the error struct is optional */
@@ -484,8 +450,8 @@ static int fail_every_allocation(bool from_file)
     int failures = 0;
     for (int fail_at = 1;; ++fail_at)
     {
-        fail_alloc_state st = { 0, fail_at, 0, 0 };
-        px_allocator a = { fail_alloc, fail_free, &st };
+        pxt_count_alloc st;
+        px_allocator a = pxt_count_allocator(&st, fail_at);
         px_obj_data d;
         px_obj_error e;
         px_status s = from_file ? px_obj_load(temp_path, &a, &d, &e) : px_obj_parse(text, length, &a, &d, &e);

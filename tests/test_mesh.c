@@ -24,20 +24,11 @@
 
 #include "broadphase/mesh_internal.h"
 #include "proxima/proxima.h"
+#include "support/count_alloc.h"
 #include "support/ref_geometry.h"
 #include "support/rng.h"
+#include "support/sanitize.h"
 #include "test.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define PXT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PXT_ASAN 1
-#endif
-#endif
-#ifndef PXT_ASAN
-#define PXT_ASAN 0
-#endif
 
 #if PXT_ASAN || !defined(NDEBUG)
 #define MESH_SLOW 1
@@ -3664,47 +3655,10 @@ static int bad_obj(void)
 /* ---------------------------------------------------------------------------------------------------- */
 /* Allocation */
 
-typedef struct count_alloc
+static px_mesh_def counting_def(pxt_count_alloc* state, int fail_at)
 {
-    int calls;
-    int fail_at; /* 1-based call number that fails; 0 never; < 0 every call from -fail_at on */
-    int live;
-    long long bytes;
-} count_alloc;
-
-static void* count_alloc_fn(size_t size, size_t alignment, void* user)
-{
-    count_alloc* s = user;
-    s->calls++;
-    if (s->calls == s->fail_at || (s->fail_at < 0 && s->calls >= -s->fail_at))
-    {
-        return NULL;
-    }
-    void* p = aligned_alloc(alignment, (size + alignment - 1) & ~(alignment - 1));
-    if (p != NULL)
-    {
-        s->live++;
-        s->bytes += (long long)size;
-    }
-    return p;
-}
-
-static void count_free_fn(void* p, size_t size, void* user)
-{
-    count_alloc* s = user;
-    s->live--;
-    s->bytes -= (long long)size;
-    free(p);
-}
-
-static px_mesh_def counting_def(count_alloc* state, int fail_at)
-{
-    memset(state, 0, sizeof(*state));
-    state->fail_at = fail_at;
     px_mesh_def def = px_mesh_default_def();
-    def.allocator.alloc = count_alloc_fn;
-    def.allocator.free = count_free_fn;
-    def.allocator.user = state;
+    def.allocator = pxt_count_allocator(state, fail_at);
     return def;
 }
 
@@ -3719,7 +3673,7 @@ static int allocation_failure(void)
     for (int in = 0; in < 2; ++in)
     {
         const geom* x = inputs[in];
-        count_alloc state;
+        pxt_count_alloc state;
         px_mesh_def def = counting_def(&state, 0);
         px_mesh* mesh = NULL;
         PX_CHECK_STATUS(px_mesh_create(x->v, x->nv, x->idx, x->nt, &def, &mesh), PX_OK);
@@ -3759,7 +3713,7 @@ static int allocation_failure(void)
         len += snprintf(text + len, sizeof(text) - (size_t)len, "f %d %d %d %d\n", a, a + 1, a + 6, a + 5);
     }
     PX_CHECK(write_text(temp_obj, text));
-    count_alloc state;
+    pxt_count_alloc state;
     px_mesh_def def = counting_def(&state, 0);
     px_mesh* mesh = NULL;
     px_obj_error e;
@@ -3794,7 +3748,7 @@ static int batch_without_allocation(void)
     geom g = { 0 };
     const double off[3] = { -8, -2, -8 };
     geom_terrain(&g, 16, 16, 1.0, off, 0x7e77a7u);
-    count_alloc state;
+    pxt_count_alloc state;
     px_mesh_def def = counting_def(&state, 0);
     px_mesh* mesh = NULL;
     PX_CHECK_STATUS(px_mesh_create(g.v, g.nv, g.idx, g.nt, &def, &mesh), PX_OK);

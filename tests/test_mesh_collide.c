@@ -583,60 +583,46 @@ static int distance_queries(const px_mesh* m, shape_set* set, px_rng* rng, const
     return fails;
 }
 
-static int distance_terrain(void)
+/* distance_queries on a generated mesh m (destroyed here) with the shape set of size `size`, both drawn from
+ * rng in that order (the mesh is made by the caller's argument). */
+static int distance_generated(px_mesh* m, px_rng* rng, float size, const float lo[3], const float hi[3],
+                              int queries, const char* name)
 {
-    px_rng rng = px_rng_seeded(101);
-    px_mesh* m = make_terrain(32, 1.0f, 1.5f, 4);
     PX_CHECK(m != NULL);
     shape_set set;
-    PX_CHECK(shape_set_init(&set, &rng, 1.0f));
-    float lo[3] = { -17.0f, -2.5f, -17.0f }, hi[3] = { 17.0f, 4.0f, 17.0f };
-    int fails = distance_queries(m, &set, &rng, lo, hi, 400, "terrain");
+    PX_CHECK(shape_set_init(&set, rng, size));
+    int fails = distance_queries(m, &set, rng, lo, hi, queries, name);
     shape_set_free(&set);
     px_mesh_destroy(m);
     return fails;
+}
+
+static int distance_terrain(void)
+{
+    px_rng rng = px_rng_seeded(101);
+    const float lo[3] = { -17.0f, -2.5f, -17.0f }, hi[3] = { 17.0f, 4.0f, 17.0f };
+    return distance_generated(make_terrain(32, 1.0f, 1.5f, 4), &rng, 1.0f, lo, hi, 400, "terrain");
 }
 
 static int distance_icosphere(void)
 {
     px_rng rng = px_rng_seeded(102);
-    px_mesh* m = make_icosphere(3, 10.0f);
-    PX_CHECK(m != NULL);
-    shape_set set;
-    PX_CHECK(shape_set_init(&set, &rng, 1.5f));
-    float lo[3] = { -14.0f, -14.0f, -14.0f }, hi[3] = { 14.0f, 14.0f, 14.0f };
-    int fails = distance_queries(m, &set, &rng, lo, hi, 300, "icosphere");
-    shape_set_free(&set);
-    px_mesh_destroy(m);
-    return fails;
+    const float lo[3] = { -14.0f, -14.0f, -14.0f }, hi[3] = { 14.0f, 14.0f, 14.0f };
+    return distance_generated(make_icosphere(3, 10.0f), &rng, 1.5f, lo, hi, 300, "icosphere");
 }
 
 static int distance_soup(void)
 {
     px_rng rng = px_rng_seeded(103);
-    px_mesh* m = make_soup(&rng, 600, 10.0f, 1.5f);
-    PX_CHECK(m != NULL);
-    shape_set set;
-    PX_CHECK(shape_set_init(&set, &rng, 1.0f));
-    float lo[3] = { -12.0f, -12.0f, -12.0f }, hi[3] = { 12.0f, 12.0f, 12.0f };
-    int fails = distance_queries(m, &set, &rng, lo, hi, 300, "soup");
-    shape_set_free(&set);
-    px_mesh_destroy(m);
-    return fails;
+    const float lo[3] = { -12.0f, -12.0f, -12.0f }, hi[3] = { 12.0f, 12.0f, 12.0f };
+    return distance_generated(make_soup(&rng, 600, 10.0f, 1.5f), &rng, 1.0f, lo, hi, 300, "soup");
 }
 
 static int distance_degenerate(void)
 {
     px_rng rng = px_rng_seeded(108);
-    px_mesh* m = make_degenerate(&rng, 400, 8.0f);
-    PX_CHECK(m != NULL);
-    shape_set set;
-    PX_CHECK(shape_set_init(&set, &rng, 1.0f));
-    float lo[3] = { -9.0f, -9.0f, -9.0f }, hi[3] = { 9.0f, 9.0f, 9.0f };
-    int fails = distance_queries(m, &set, &rng, lo, hi, 300, "degenerate");
-    shape_set_free(&set);
-    px_mesh_destroy(m);
-    return fails;
+    const float lo[3] = { -9.0f, -9.0f, -9.0f }, hi[3] = { 9.0f, 9.0f, 9.0f };
+    return distance_generated(make_degenerate(&rng, 400, 8.0f), &rng, 1.0f, lo, hi, 300, "degenerate");
 }
 
 /* Pieces of rob.obj: the hulls of the k rob vertices nearest a random rob vertex. */
@@ -991,12 +977,32 @@ static int check_contacts(const px_mesh* m, const px_transform* mp, const px_sha
     return 0;
 }
 
+/* The generated meshes of the contact and cast tests: terrain, icosphere, soup and degenerate soup (nt
+ * triangles in extent), the soups drawn from rng in that order. */
+static const char* const generated_names[4] = { "terrain", "icosphere", "soup", "degenerate" };
+
+static void generated_meshes(px_rng* rng, int degenerate_nt, float degenerate_extent, px_mesh* out[4])
+{
+    out[0] = make_terrain(24, 1.0f, 1.5f, 4);
+    out[1] = make_icosphere(3, 8.0f);
+    out[2] = make_soup(rng, 400, 6.0f, 1.5f);
+    out[3] = make_degenerate(rng, degenerate_nt, degenerate_extent);
+}
+
+static void destroy_meshes(px_mesh* meshes[4])
+{
+    for (int mi = 0; mi < 4; ++mi)
+    {
+        px_mesh_destroy(meshes[mi]);
+    }
+}
+
 static int contacts_meshes(void)
 {
     px_rng rng = px_rng_seeded(201);
-    px_mesh* meshes[4] = { make_terrain(24, 1.0f, 1.5f, 4), make_icosphere(3, 8.0f),
-                           make_soup(&rng, 400, 6.0f, 1.5f), make_degenerate(&rng, 400, 5.0f) };
-    const char* names[4] = { "terrain", "icosphere", "soup", "degenerate" };
+    px_mesh* meshes[4];
+    generated_meshes(&rng, 400, 5.0f, meshes);
+    const char* const* names = generated_names;
     shape_set set;
     PX_CHECK(shape_set_init(&set, &rng, 1.0f));
     px_mesh_contact* buf = malloc(sizeof(px_mesh_contact) * 4096);
@@ -1031,10 +1037,7 @@ static int contacts_meshes(void)
     free(buf);
     free(bf);
     shape_set_free(&set);
-    for (int mi = 0; mi < 4; ++mi)
-    {
-        px_mesh_destroy(meshes[mi]);
-    }
+    destroy_meshes(meshes);
     return fails;
 }
 
@@ -1362,9 +1365,9 @@ static int check_cast(const px_mesh* m, const px_shape* s, const px_transform* s
 static int cast_meshes(void)
 {
     px_rng rng = px_rng_seeded(301);
-    px_mesh* meshes[4] = { make_terrain(24, 1.0f, 1.5f, 4), make_icosphere(3, 8.0f),
-                           make_soup(&rng, 400, 6.0f, 1.5f), make_degenerate(&rng, 300, 6.0f) };
-    const char* names[4] = { "terrain", "icosphere", "soup", "degenerate" };
+    px_mesh* meshes[4];
+    generated_meshes(&rng, 300, 6.0f, meshes);
+    const char* const* names = generated_names;
     const float box[4][2][3] = { { { -12, -2, -12 }, { 12, 4, 12 } },
                                  { { -11, -11, -11 }, { 11, 11, 11 } },
                                  { { -8, -8, -8 }, { 8, 8, 8 } },
@@ -1394,10 +1397,7 @@ static int cast_meshes(void)
     }
     free(per);
     shape_set_free(&set);
-    for (int mi = 0; mi < 4; ++mi)
-    {
-        px_mesh_destroy(meshes[mi]);
-    }
+    destroy_meshes(meshes);
     return fails;
 }
 
