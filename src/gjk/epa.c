@@ -286,13 +286,21 @@ typedef struct epa_shapes
 /* Below this many points the scans have no full vector step: the shape's own scan is as fast. */
 #define EPA_SOA_MIN_POINTS 8
 
-static void epa_shapes_init(epa_shapes* shapes, const pxi_gjk_pair* pair, float* buffer)
+/* The pair, with no transposed copies yet: each shape's own support mapping. */
+static void epa_shapes_init(epa_shapes* shapes, const pxi_gjk_pair* pair)
 {
     shapes->pair = pair;
     shapes->soa_a = NULL;
     shapes->soa_b = NULL;
     shapes->scan = NULL;
+}
+
+/* Transposed copies of the hulls that qualify, into buffer (PXI_EPA_SOA_POINTS points). Done once the
+ * polytope is seeded, so that queries that end in the seed (flat or touching pairs) skip it. */
+static void epa_shapes_transpose(epa_shapes* shapes, float* buffer)
+{
 #if PXI_EPA_SSE
+    const pxi_gjk_pair* pair = shapes->pair;
     shapes->scan = soa_scan_sse2;
 #if PXI_EPA_AVX2
     if (__builtin_cpu_supports("avx2"))
@@ -315,6 +323,7 @@ static void epa_shapes_init(epa_shapes* shapes, const pxi_gjk_pair* pair, float*
         shapes->soa_b = buffer + 3 * used;
     }
 #else
+    (void)shapes;
     (void)buffer;
 #endif
 }
@@ -1139,10 +1148,8 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
     poly.scale = 0.0f;
     memset(result, 0, sizeof(*result));
 
-    /* the transposed hull copies (PXI_EPA_SOA_POINTS points for both shapes) */
-    float soa[3 * PXI_EPA_SOA_POINTS];
     epa_shapes shapes;
-    epa_shapes_init(&shapes, pair, soa);
+    epa_shapes_init(&shapes, pair);
     int seeded = epa_seed(&shapes, simplex, &poly, result);
     if (seeded < 0)
     {
@@ -1153,6 +1160,9 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
         result->exit = PXI_EPA_EXIT_FLAT;
         return PX_OK;
     }
+    /* the transposed hull copies (PXI_EPA_SOA_POINTS points for both shapes, 24 KB of stack) */
+    float soa[3 * PXI_EPA_SOA_POINTS];
+    epa_shapes_transpose(&shapes, soa);
 
     /* termination floor: rounding of support dot products, relative to the polytope's size */
     const float floor_abs = 16.0f * FLT_EPSILON;
