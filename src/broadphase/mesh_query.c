@@ -9,6 +9,7 @@
  * by 2 gamma(3) (Ize, "Robust BVH Ray Traversal", JCGT 2013), and a NaN from a zero direction component with
  * the origin on a slab plane counts as inside. A box the exact ray touches is never skipped, which is what
  * keeps the watertight triangle test watertight through the tree. */
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -640,12 +641,59 @@ static float prune_bound(double d2)
     return (double)f < d2 ? nextafterf(f, INFINITY) : f;
 }
 
+/* Squared distance from point to the bounding box of each triangle of a packet: a lower bound on the distance
+ * to the triangle, exact up to three roundings. */
+static inline void packet_box_distance(const pxi_mesh_packet* p, const float point[3], float d2[4])
+{
+#if MESH_SSE
+    __m128 acc = _mm_setzero_ps();
+    for (int k = 0; k < 3; ++k)
+    {
+        __m128 x = _mm_load_ps(p->v[0][k]), y = _mm_load_ps(p->v[1][k]), z = _mm_load_ps(p->v[2][k]);
+        __m128 lo = _mm_min_ps(_mm_min_ps(x, y), z);
+        __m128 hi = _mm_max_ps(_mm_max_ps(x, y), z);
+        __m128 q = _mm_set1_ps(point[k]);
+        __m128 gap = _mm_max_ps(_mm_max_ps(_mm_sub_ps(lo, q), _mm_sub_ps(q, hi)), _mm_setzero_ps());
+        acc = _mm_add_ps(acc, _mm_mul_ps(gap, gap));
+    }
+    _mm_storeu_ps(d2, acc);
+#else
+    for (int lane = 0; lane < 4; ++lane)
+    {
+        float acc = 0.0f;
+        for (int k = 0; k < 3; ++k)
+        {
+            float x = p->v[0][k][lane], y = p->v[1][k][lane], z = p->v[2][k][lane];
+            float lo = x < y ? x : y, hi = x > y ? x : y;
+            lo = z < lo ? z : lo;
+            hi = z > hi ? z : hi;
+            float gap = lo - point[k] > point[k] - hi ? lo - point[k] : point[k] - hi;
+            gap = gap > 0.0f ? gap : 0.0f;
+            acc += gap * gap;
+        }
+        d2[lane] = acc;
+    }
+#endif
+}
+
+/* Slack on the box bound before it rejects a triangle (its roundings are a few ulps) */
+#define BOX_BOUND_SHRINK (1.0f - 64.0f * FLT_EPSILON)
+
 static bool point_leaf(const pxi_mesh_packet* packets, int count, float* best_d2, void* context)
 {
     point_search* s = context;
+    float bound[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
     for (int i = 0; i < count; ++i)
     {
         const pxi_mesh_packet* p = &packets[i / 4];
+        if (i % 4 == 0)
+        {
+            packet_box_distance(p, s->p, bound);
+        }
+        if (bound[i % 4] * BOX_BOUND_SHRINK > *best_d2)
+        {
+            continue; /* its box is already farther than the best triangle: so is the triangle */
+        }
         float a[3], b[3], c[3];
         pxi_mesh_packet_triangle(p, i % 4, a, b, c);
         vec3 q;
