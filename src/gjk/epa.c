@@ -15,7 +15,14 @@
  *  - a flat Minkowski difference (no support off the plane): depth 0 with the plane's normal;
  *  - degenerate new faces (zero area) are kept for the topology but never chosen;
  *  - the witness points come from the nearest face's barycentric weights (FCL PR #302), never from the
- *    vertex nearest the origin. */
+ *    vertex nearest the origin.
+ *
+ * Where the time goes, and what keeps it down: every iteration is one support of A - B and the insertion of
+ * its vertex (horizon search, a fan of new faces, the next nearest face). Faces keep their raw normal and
+ * are ordered by the signed square of their plane distance, so a new face costs a division but no square
+ * root; the picked face is made unit once per iteration, while its support is being scanned; the fan's
+ * planes are computed four at a time (SSE, bit-identical to the scalar code); the nearest face is a
+ * search over packed keys; and point-cloud hulls are scanned through transposed copies (epa_scan.c). */
 #include "gjk_internal.h"
 
 #include "epa_internal.h"
@@ -29,13 +36,6 @@
 #include <emmintrin.h>
 #else
 #define PXI_EPA_SSE 0
-#endif
-/* An AVX2 path for the hull scans, chosen at run time (GCC and Clang: target attribute and cpu check). */
-#if PXI_EPA_SSE && (defined(__GNUC__) || defined(__clang__))
-#define PXI_EPA_AVX2 1
-#include <immintrin.h>
-#else
-#define PXI_EPA_AVX2 0
 #endif
 
 /* Define PX_EPA_TRACE when compiling this file to print the seed decisions (debugging only). */
@@ -103,184 +103,15 @@ typedef struct epa_horizon_edge
     int face, edge;   /* the surviving face across this edge and the edge's index in it */
 } epa_horizon_edge;
 
-/* ------------------------------------------------------------------------------------------------ */
-/* Hull scans on a transposed copy                                                                   */
-/*
- * EPA asks for a support of A - B once per iteration, 15 to 30 times per query on large hulls, and a
- * point-cloud hull answers by scanning all its points. The caller's points are packed xyz, which the
- * shape's own scan (hull_scan.c) transposes four or eight points at a time on every call. EPA transposes
- * them once per query into x[], y[], z[] blocks on the stack instead (PXI_EPA_SOA_POINTS for both shapes,
- * no allocation), and its scans then only multiply, add and compare: about twice as fast from 64 points
- * on. The dot products are formed as the shape's scan forms them, (x dx + y dy) + z dz without fused
- * multiply-adds, and ties go to the lowest index, so the index found is the one pxi_hull_scan finds. */
-
-void pxi_epa_soa_from_packed(const float* points, int count, float* soa)
-{
-    float* xs = soa;
-    float* ys = soa + count;
-    float* zs = soa + 2 * count;
-    int i = 0;
-#if PXI_EPA_SSE
-    for (; i + 4 <= count; i += 4)
-    {
-        /* a = (x0 y0 z0 x1), b = (y1 z1 x2 y2), c = (z2 x3 y3 z3) */
-        const float* p = points + 3 * (size_t)i;
-        const __m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4), c = _mm_loadu_ps(p + 8);
-        const __m128 x2y2x3y3 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 1, 3, 2));
-        const __m128 y0z0y1z1 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 0, 2, 1));
-        _mm_storeu_ps(xs + i, _mm_shuffle_ps(a, x2y2x3y3, _MM_SHUFFLE(2, 0, 3, 0)));
-        _mm_storeu_ps(ys + i, _mm_shuffle_ps(y0z0y1z1, x2y2x3y3, _MM_SHUFFLE(3, 1, 2, 0)));
-        _mm_storeu_ps(zs + i, _mm_shuffle_ps(y0z0y1z1, c, _MM_SHUFFLE(3, 0, 3, 1)));
-    }
-#endif
-    for (; i < count; ++i)
-    {
-        xs[i] = points[3 * (size_t)i];
-        ys[i] = points[3 * (size_t)i + 1];
-        zs[i] = points[3 * (size_t)i + 2];
-    }
-}
-
-/* Scalar scan of points [begin, count) continuing from (*best, *best_index); false on a non-finite dot. */
-static bool soa_scan_tail(const float* soa, int count, int begin, const vec3 d, float* best, int32_t* best_index)
-{
-    const float* xs = soa;
-    const float* ys = soa + count;
-    const float* zs = soa + 2 * count;
-    bool finite = true;
-    for (int i = begin; i < count; ++i)
-    {
-        float dot = (xs[i] * d[0] + ys[i] * d[1]) + zs[i] * d[2];
-        finite = finite && (dot - dot) == 0.0f;
-        if (dot > *best)
-        {
-            *best = dot;
-            *best_index = i;
-        }
-    }
-    return finite;
-}
-
-#if PXI_EPA_SSE
-/* Lane by lane, (value, index) of b where b beats a (larger, or equal with a lower index), else of a.
- * Branch-free: which lane wins is data, and branching on it would mispredict. */
-static inline void soa_pick(__m128 a, __m128 ai, __m128 b, __m128 bi, __m128* dest, __m128* dest_index)
-{
-    const __m128 take = _mm_or_ps(_mm_cmpgt_ps(b, a), _mm_and_ps(_mm_cmpeq_ps(b, a), _mm_cmplt_ps(bi, ai)));
-    *dest = _mm_or_ps(_mm_and_ps(take, b), _mm_andnot_ps(take, a));
-    *dest_index = _mm_or_ps(_mm_and_ps(take, bi), _mm_andnot_ps(take, ai));
-}
-
-/* The best of four lanes (largest value, lowest index on ties). */
-static inline void soa_reduce4(__m128 v, __m128 vi, float* best, int32_t* best_index)
-{
-    soa_pick(v, vi, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2)), _mm_shuffle_ps(vi, vi, _MM_SHUFFLE(1, 0, 3, 2)), &v,
-             &vi);
-    soa_pick(v, vi, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)), _mm_shuffle_ps(vi, vi, _MM_SHUFFLE(2, 3, 0, 1)), &v,
-             &vi);
-    *best = _mm_cvtss_f32(v);
-    *best_index = (int32_t)_mm_cvtss_f32(vi);
-}
-#endif
-
-#if PXI_EPA_AVX2
-/* Hot: eight points per step. Lane indices are floats (exact below 2^24 points). */
-__attribute__((target("avx2"))) static int32_t soa_scan_avx2(const float* soa, int count, const vec3 d)
-{
-    const float* xs = soa;
-    const float* ys = soa + count;
-    const float* zs = soa + 2 * count;
-    const __m256 dx = _mm256_set1_ps(d[0]), dy = _mm256_set1_ps(d[1]), dz = _mm256_set1_ps(d[2]);
-    const __m256 eight = _mm256_set1_ps(8.0f);
-    __m256 best = _mm256_set1_ps(-INFINITY), best_index = _mm256_setzero_ps(), bad = _mm256_setzero_ps();
-    __m256 index = _mm256_setr_ps(0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f);
-    const int n8 = count & ~7;
-    for (int i = 0; i < n8; i += 8)
-    {
-        const __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(xs + i), dx),
-                                                       _mm256_mul_ps(_mm256_loadu_ps(ys + i), dy)),
-                                         _mm256_mul_ps(_mm256_loadu_ps(zs + i), dz));
-        bad = _mm256_or_ps(bad, _mm256_sub_ps(dot, dot)); /* NaN lanes for non-finite dots */
-        const __m256 greater = _mm256_cmp_ps(dot, best, _CMP_GT_OQ);
-        best = _mm256_max_ps(dot, best); /* a NaN dot keeps best */
-        best_index = _mm256_blendv_ps(best_index, index, greater);
-        index = _mm256_add_ps(index, eight);
-    }
-    const bool finite = _mm256_movemask_ps(_mm256_cmp_ps(bad, _mm256_setzero_ps(), _CMP_NEQ_UQ)) == 0;
-    /* lanes k and k + 4 first, then the four */
-    __m128 v, vi;
-    soa_pick(_mm256_castps256_ps128(best), _mm256_castps256_ps128(best_index), _mm256_extractf128_ps(best, 1),
-             _mm256_extractf128_ps(best_index, 1), &v, &vi);
-    float b = -INFINITY;
-    int32_t bi = 0;
-    if (n8 > 0)
-    {
-        soa_reduce4(v, vi, &b, &bi);
-    }
-    return soa_scan_tail(soa, count, n8, d, &b, &bi) && finite ? bi : PXI_SUPPORT_NON_FINITE;
-}
-#endif
-
-#if PXI_EPA_SSE
-/* Four points per step (x86-64 without AVX2). */
-static int32_t soa_scan_sse2(const float* soa, int count, const vec3 d)
-{
-    const float* xs = soa;
-    const float* ys = soa + count;
-    const float* zs = soa + 2 * count;
-    const __m128 dx = _mm_set1_ps(d[0]), dy = _mm_set1_ps(d[1]), dz = _mm_set1_ps(d[2]);
-    const __m128 four = _mm_set1_ps(4.0f);
-    __m128 best = _mm_set1_ps(-INFINITY), best_index = _mm_setzero_ps(), bad = _mm_setzero_ps();
-    __m128 index = _mm_setr_ps(0.0f, 1.0f, 2.0f, 3.0f);
-    const int n4 = count & ~3;
-    for (int i = 0; i < n4; i += 4)
-    {
-        const __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(xs + i), dx), _mm_mul_ps(_mm_loadu_ps(ys + i), dy)),
-                                      _mm_mul_ps(_mm_loadu_ps(zs + i), dz));
-        bad = _mm_or_ps(bad, _mm_sub_ps(dot, dot));
-        const __m128 greater = _mm_cmpgt_ps(dot, best);
-        best = _mm_max_ps(dot, best);
-        best_index = _mm_or_ps(_mm_and_ps(greater, index), _mm_andnot_ps(greater, best_index));
-        index = _mm_add_ps(index, four);
-    }
-    const bool finite = _mm_movemask_ps(_mm_cmpneq_ps(bad, _mm_setzero_ps())) == 0;
-    float b = -INFINITY;
-    int32_t bi = 0;
-    if (n4 > 0)
-    {
-        soa_reduce4(best, best_index, &b, &bi);
-    }
-    return soa_scan_tail(soa, count, n4, d, &b, &bi) && finite ? bi : PXI_SUPPORT_NON_FINITE;
-}
-#endif
-
-int32_t pxi_epa_scan_soa(const float* soa, int count, const vec3 d)
-{
-#if PXI_EPA_AVX2
-    if (__builtin_cpu_supports("avx2"))
-    {
-        return soa_scan_avx2(soa, count, d);
-    }
-#endif
-#if PXI_EPA_SSE
-    return soa_scan_sse2(soa, count, d);
-#else
-    float b = -INFINITY;
-    int32_t bi = 0;
-    return soa_scan_tail(soa, count, 0, d, &b, &bi) ? bi : PXI_SUPPORT_NON_FINITE;
-#endif
-}
-
-typedef int32_t (*epa_soa_scan_fn)(const float* soa, int count, const vec3 d);
-
 /* The pair and, for each point-cloud hull that is scanned (not climbed) and has enough points, its
- * transposed copy. */
+ * transposed copy (epa_scan.c): EPA's supports then scan x[], y[], z[] blocks instead of packed points,
+ * about twice as fast, with the same result. */
 typedef struct epa_shapes
 {
     const pxi_gjk_pair* pair;
     const float* soa_a; /* NULL: A's own support mapping */
     const float* soa_b;
-    epa_soa_scan_fn scan;
+    pxi_epa_scan_fn scan;
 } epa_shapes;
 
 /* Below this many points the scans have no full vector step: the shape's own scan is as fast. */
@@ -299,15 +130,12 @@ static void epa_shapes_init(epa_shapes* shapes, const pxi_gjk_pair* pair)
  * polytope is seeded, so that queries that end in the seed (flat or touching pairs) skip it. */
 static void epa_shapes_transpose(epa_shapes* shapes, float* buffer)
 {
-#if PXI_EPA_SSE
     const pxi_gjk_pair* pair = shapes->pair;
-    shapes->scan = soa_scan_sse2;
-#if PXI_EPA_AVX2
-    if (__builtin_cpu_supports("avx2"))
+    shapes->scan = pxi_epa_scan_select();
+    if (shapes->scan == NULL)
     {
-        shapes->scan = soa_scan_avx2;
+        return; /* no vector scan on this target: the shapes' own scans are as fast */
     }
-#endif
     int used = 0;
     if (pair->scan_a != NULL && pair->climb_a == NULL && pair->a->hull.count >= EPA_SOA_MIN_POINTS &&
         pair->a->hull.count <= PXI_EPA_SOA_POINTS)
@@ -322,10 +150,6 @@ static void epa_shapes_transpose(epa_shapes* shapes, float* buffer)
         pxi_epa_soa_from_packed(pair->b->hull.points, pair->b->hull.count, buffer + 3 * used);
         shapes->soa_b = buffer + 3 * used;
     }
-#else
-    (void)shapes;
-    (void)buffer;
-#endif
 }
 
 /* Support of a hull from its transposed copy: the point (from the caller's array) and its index. */

@@ -37,5 +37,10 @@ void pxi_epa_soa_from_packed(const float* points, int count, float* soa);
 
 /* Index of the transposed point with the largest dot product with d, the lowest one on ties, or
  * PXI_SUPPORT_NON_FINITE when a dot product is not finite: the index pxi_hull_scan returns for the same
- * points packed. */
+ * points packed (epa_scan.c). */
 int32_t pxi_epa_scan_soa(const float* soa, int count, const vec3 d);
+
+/* The fastest vector version of pxi_epa_scan_soa on this machine, or NULL when there is none (the
+ * shapes' own scans are then as fast as a scalar scan of the copy). */
+typedef int32_t (*pxi_epa_scan_fn)(const float* soa, int count, const vec3 d);
+pxi_epa_scan_fn pxi_epa_scan_select(void);
