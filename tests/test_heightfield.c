@@ -906,8 +906,9 @@ static void runners_destroy(tile_runners* r)
     }
 }
 
-/* The mesh rasterized in tiles of each size with each runner, and through px_heightfield_rasterize_mesh with
- * each runner, against one pass of px_heightfield_rasterize_triangles into `one` (already rasterized). */
+/* The mesh rasterized in tiles of each size (square tiles for even entries of tile_sizes, bands of whole rows
+ * for odd ones) with each runner, and through px_heightfield_rasterize_mesh with each runner, against one pass
+ * of px_heightfield_rasterize_triangles into `one` (already rasterized). */
 static int tiles_against_one_pass(const px_heightfield* one, const px_mesh* mesh, const uint8_t* areas, int thr,
                                   const tile_runners* runners, const int* tile_sizes, int tile_size_count)
 {
@@ -925,7 +926,10 @@ static int tiles_against_one_pass(const px_heightfield* one, const px_mesh* mesh
             }
             else
             {
-                s = pxi_heightfield_rasterize_mesh_tiled(hf, mesh, areas, thr, tasks, tile_sizes[t], NULL);
+                /* square tiles, and bands of whole rows as px_heightfield_rasterize_mesh makes */
+                const int tile_width = (t % 2 == 0) ? tile_sizes[t] : px_heightfield_width(one);
+                s = pxi_heightfield_rasterize_mesh_tiled(hf, mesh, areas, thr, tasks, tile_width, tile_sizes[t],
+                                                         NULL);
             }
             if (s != PX_OK || fields_equal_any(one, hf) != 0 || field_valid(hf) != 0)
             {
@@ -1131,7 +1135,7 @@ static int tiles_edge_cases(void)
     {
         const px_task_system* tasks = k == 0 ? NULL : &runners.systems[k];
         PX_CHECK_STATUS(px_heightfield_rasterize_mesh(hf, empty, NULL, 1, tasks), PX_OK);
-        PX_CHECK_STATUS(pxi_heightfield_rasterize_mesh_tiled(hf, empty, NULL, 1, tasks, 4, NULL), PX_OK);
+        PX_CHECK_STATUS(pxi_heightfield_rasterize_mesh_tiled(hf, empty, NULL, 1, tasks, 4, 4, NULL), PX_OK);
     }
     PX_CHECK(px_heightfield_span_count(hf) == 0);
 
@@ -1147,7 +1151,9 @@ static int tiles_edge_cases(void)
     PX_CHECK_STATUS(px_heightfield_rasterize_mesh(hf, mesh, NULL, 1, &runners.systems[2]), PX_ERR_INVALID_ARGUMENT);
     PX_CHECK_STATUS(px_heightfield_rasterize_mesh(hf, mesh, areas, -1, &runners.systems[2]),
                     PX_ERR_INVALID_ARGUMENT);
-    PX_CHECK_STATUS(pxi_heightfield_rasterize_mesh_tiled(hf, mesh, areas, 1, NULL, 0, NULL),
+    PX_CHECK_STATUS(pxi_heightfield_rasterize_mesh_tiled(hf, mesh, areas, 1, NULL, 0, 4, NULL),
+                    PX_ERR_INVALID_ARGUMENT);
+    PX_CHECK_STATUS(pxi_heightfield_rasterize_mesh_tiled(hf, mesh, areas, 1, NULL, 4, 0, NULL),
                     PX_ERR_INVALID_ARGUMENT);
     PX_CHECK(px_heightfield_span_count(hf) == 0);
     PX_CHECK_STATUS(px_heightfield_rasterize_triangles(hf, v, 7, idx, areas, 3, 1), PX_OK);
@@ -1169,7 +1175,8 @@ static int tiles_edge_cases(void)
         px_heightfield* t = NULL;
         PX_CHECK_STATUS(px_heightfield_create(&def, &t), PX_OK);
         ta.fail_after = atomic_load(&ta.calls) + fail_after;
-        const px_status s = pxi_heightfield_rasterize_mesh_tiled(t, mesh, areas, 1, &runners.systems[2], 4, NULL);
+        const px_status s =
+            pxi_heightfield_rasterize_mesh_tiled(t, mesh, areas, 1, &runners.systems[2], 4, 4, NULL);
         PX_CHECK(s == PX_OK || s == PX_ERR_OUT_OF_MEMORY);
         if (field_valid(t) != 0)
         {

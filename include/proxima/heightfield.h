@@ -189,11 +189,12 @@ extern "C"
     /// px_mesh_vertex_count(mesh), px_mesh_indices(mesh), areas, px_mesh_triangle_count(mesh),
     /// flag_merge_threshold) on one thread, whatever the threads and the tiling.
     ///
-    /// The field is cut into square tiles of columns; the mesh's BVH gives each tile the triangles whose
-    /// bounds come near it, which the tile rasterizes in increasing index order (the order in which one pass
-    /// adds them to each column, which the area rule of merging depends on) into its own columns only, with
-    /// spans from its worker's own pools. The pools join the field's at the end. A triangle across tiles is
-    /// clipped in each of them, from its own first row and column, so its spans do not depend on the tiling.
+    /// The field is cut into tiles, bands of whole rows (about 8 per worker); the mesh's BVH gives each tile
+    /// the triangles whose bounds come near it, which the tile rasterizes in increasing index order (the order
+    /// in which one pass adds them to each column, which the area rule of merging depends on) into its own
+    /// columns only, with spans from its worker's own pools. The pools join the field's at the end. A triangle
+    /// across tiles is clipped in each of them, from its own first row, so its spans do not depend on the
+    /// tiling; only its row splits before a band are done again.
     /// With no usable task system (NULL, no enqueue, or one worker) this is one pass over all triangles on the
     /// calling thread, which is faster there.
     /// @param[in] hf                    The field

@@ -227,11 +227,11 @@ px_status pxi_heightfield_rasterize_list(px_heightfield* hf, pxi_span_store* sto
                                          int count, int flag_merge_threshold, pxi_column_window window,
                                          pxi_raster_stats* stats);
 
-/* px_heightfield_rasterize_mesh with a given tile size in columns (>= 1), tiles used even on one thread: the
- * tests check that any tiling gives the spans of one pass. stats may be NULL. */
+/* px_heightfield_rasterize_mesh with tiles of tile_width columns by tile_depth rows (both >= 1), used even on
+ * one thread: the tests check that any tiling gives the spans of one pass. stats may be NULL. */
 px_status pxi_heightfield_rasterize_mesh_tiled(px_heightfield* hf, const px_mesh* mesh, const uint8_t* areas,
                                                int flag_merge_threshold, const px_task_system* tasks,
-                                               int tile_size, pxi_raster_stats* stats);
+                                               int tile_width, int tile_depth, pxi_raster_stats* stats);
 
 /* The most vertices the clipping produces for one triangle in this field, without adding spans (tests use it
  * to find the triangles on which Recast's 7-vertex buffers overflow). */

@@ -1,6 +1,13 @@
-/* Tiled rasterization of a mesh: the field is cut into square tiles of columns, the mesh's BVH gives each
- * tile the triangles whose bounds come near it, and the tiles run as tasks, each worker adding spans from its
- * own span store. The stores join the field's at the end.
+/* Tiled rasterization of a mesh: the field is cut into tiles of columns, the mesh's BVH gives each tile the
+ * triangles whose bounds come near it, and the tiles run as tasks, each worker adding spans from its own span
+ * store. The stores join the field's at the end.
+ *
+ * Tiles are bands of whole rows. A triangle is clipped row by row and, within a row, column by column, and
+ * a tile must redo the splits of every row and column before its window (below), so a triangle cut by tile
+ * borders costs more than once. Across a band border only the row splits before the band are redone (one
+ * split per row, against one per cell for the columns); square tiles would also redo the column splits of
+ * every row to their left, which on meshes of big triangles (env.obj) costs more than the second thread
+ * gives.
  *
  * Why the result equals one pass over all triangles. A column's list depends only on the sequence of spans
  * added to it (the area rule of merging is order dependent), and one pass adds them in increasing triangle
@@ -21,23 +28,23 @@
 #include "../broadphase/mesh_internal.h"
 #include "../core/task_internal.h"
 
-/* Default tile edge in columns, and the smallest one the default picks to give every worker several tiles. */
-#define TILE_SIZE 64
-#define TILE_SIZE_MIN 16
-/* Tiles per worker the default tile size aims for (the thread pool cuts about 4 ranges per worker). */
-#define TILES_PER_WORKER 8
-/* Lists shorter than this are sorted by insertion, longer ones by radix. */
-#define SORT_INSERTION_MAX 48
+/* Bands per worker the default band height aims for (the thread pool cuts about 4 ranges per worker), and the
+ * lowest band the default picks. */
+#define BANDS_PER_WORKER 8
+#define BAND_MIN_ROWS 4
 
 /* Scratch space and results of one worker. */
 typedef struct tile_worker
 {
     pxi_span_store store;
-    int32_t* list;    /* triangles of the current tile */
-    int32_t* scratch; /* the radix sort's second buffer */
-    int capacity;     /* of list and scratch */
+    /* The triangles of the current tile: found in BVH leaf order, each sets its bit in `marks` (one bit per
+     * triangle of the mesh, all clear between tiles); reading the set bits word by word then lists them in
+     * increasing index order without sorting, and clears them. */
+    uint64_t* marks;
+    int32_t lowest, highest; /* range of the marked indices (lowest > highest: none) */
+    int32_t* list;
+    int capacity; /* of list */
     int count;
-    bool out_of_memory; /* growing list failed */
     px_status status;
     pxi_raster_stats stats;
 } tile_worker;
@@ -48,138 +55,86 @@ typedef struct tile_job
     const px_mesh* mesh;
     const uint8_t* areas;
     int flag_merge_threshold;
-    int tile_size;
+    int tile_width, tile_depth;
     int tiles_x;
-    double margin; /* world units added around a tile's columns */
-    int sort_bytes; /* radix passes: bytes of the largest triangle index */
+    double margin;     /* world units added around a tile's columns */
+    size_t mark_words; /* words of a worker's marks */
     tile_worker* workers;
 } tile_job;
 
-/* Make room for `need` triangles in a worker's list (keeping its contents). */
-static bool worker_reserve(tile_worker* w, const px_allocator* allocator, int need)
+/* Make room for `need` triangles in a worker's list (its contents are not kept), and allocate its marks. */
+static bool worker_reserve(tile_worker* w, const px_allocator* allocator, int need, size_t mark_words)
 {
+    if (w->marks == NULL)
+    {
+        w->marks = pxi_alloc(allocator, mark_words * sizeof(uint64_t));
+        if (w->marks == NULL)
+        {
+            return false;
+        }
+        memset(w->marks, 0, mark_words * sizeof(uint64_t));
+    }
     if (need <= w->capacity)
     {
         return true;
     }
-    int capacity = w->capacity > 0 ? w->capacity : 256;
+    int capacity = w->capacity > 0 ? w->capacity : 1024;
     while (capacity < need)
     {
         capacity = capacity > (1 << 29) ? need : 2 * capacity;
     }
     int32_t* list = pxi_alloc(allocator, (size_t)capacity * sizeof(int32_t));
-    int32_t* scratch = pxi_alloc(allocator, (size_t)capacity * sizeof(int32_t));
-    if (list == NULL || scratch == NULL)
+    if (list == NULL)
     {
-        pxi_free(allocator, list, (size_t)capacity * sizeof(int32_t));
-        pxi_free(allocator, scratch, (size_t)capacity * sizeof(int32_t));
         return false;
     }
-    if (w->count > 0)
-    {
-        memcpy(list, w->list, (size_t)w->count * sizeof(int32_t));
-    }
     pxi_free(allocator, w->list, (size_t)w->capacity * sizeof(int32_t));
-    pxi_free(allocator, w->scratch, (size_t)w->capacity * sizeof(int32_t));
     w->list = list;
-    w->scratch = scratch;
     w->capacity = capacity;
     return true;
 }
 
-typedef struct gather
-{
-    tile_worker* worker;
-    const px_allocator* allocator;
-    float qmin[3], qmax[3];
-} gather;
-
-/* Leaf callback: append the triangles whose bounds overlap the query box in x and z. */
+/* Leaf callback: mark the leaf's triangles. The BVH tested the leaf's box; testing each triangle's own box
+ * would read the three cache lines of every packet where the index takes one, and the few triangles of a
+ * leaf across the tile's border that miss the tile cost little to rasterize (their rows before the window are
+ * split, and the rest is skipped). */
 static bool gather_leaf(const pxi_mesh_packet* packets, int count, float* best_d2, void* context)
 {
     (void)best_d2;
-    gather* g = context;
-    tile_worker* w = g->worker;
-    if (!worker_reserve(w, g->allocator, w->count + count))
-    {
-        w->out_of_memory = true;
-        return false;
-    }
+    tile_worker* w = context;
+    int32_t lowest = w->lowest, highest = w->highest;
     for (int i = 0; i < count; ++i)
     {
-        const pxi_mesh_packet* p = &packets[i / 4];
-        const int lane = i % 4;
-        bool overlap = true;
-        for (int axis = 0; axis < 3; axis += 2)
-        {
-            const float a = p->v[0][axis][lane], b = p->v[1][axis][lane], c = p->v[2][axis][lane];
-            const float lo = fminf(a, fminf(b, c));
-            const float hi = fmaxf(a, fmaxf(b, c));
-            overlap = overlap && lo <= g->qmax[axis] && hi >= g->qmin[axis];
-        }
-        if (overlap)
-        {
-            w->list[w->count++] = p->index[lane];
-        }
+        const int32_t t = packets[i / 4].index[i % 4];
+        w->marks[(uint32_t)t >> 6] |= 1ull << (t & 63);
+        lowest = t < lowest ? t : lowest;
+        highest = t > highest ? t : highest;
     }
+    w->lowest = lowest;
+    w->highest = highest;
+    w->count += count;
     return true;
 }
 
-/* Sort a worker's list in increasing order: insertion for short lists, else least-significant-byte radix
- * over the bytes the indices use (the list ends in w->list either way). */
-static void sort_list(tile_worker* w, int bytes)
+/* List the marked triangles in increasing order into w->list and clear their marks. */
+static void collect_marks(tile_worker* w)
 {
-    int32_t* a = w->list;
-    const int n = w->count;
-    if (n <= SORT_INSERTION_MAX)
+    int n = 0;
+    if (w->lowest <= w->highest)
     {
-        for (int i = 1; i < n; ++i)
+        const size_t first = (uint32_t)w->lowest >> 6, last = (uint32_t)w->highest >> 6;
+        for (size_t k = first; k <= last; ++k)
         {
-            const int32_t v = a[i];
-            int j = i;
-            while (j > 0 && a[j - 1] > v)
+            uint64_t bits = w->marks[k];
+            w->marks[k] = 0;
+            while (bits != 0)
             {
-                a[j] = a[j - 1];
-                --j;
+                w->list[n++] = (int32_t)(k * 64 + (size_t)__builtin_ctzll(bits));
+                bits &= bits - 1;
             }
-            a[j] = v;
         }
-        return;
     }
-    int32_t* src = a;
-    int32_t* dst = w->scratch;
-    for (int pass = 0; pass < bytes; ++pass)
-    {
-        const int shift = 8 * pass;
-        int offsets[256];
-        memset(offsets, 0, sizeof(offsets));
-        for (int i = 0; i < n; ++i)
-        {
-            offsets[((uint32_t)src[i] >> shift) & 255u]++;
-        }
-        if (offsets[((uint32_t)src[0] >> shift) & 255u] == n)
-        {
-            continue; /* every index has the same byte here: the pass would not move anything */
-        }
-        int sum = 0;
-        for (int k = 0; k < 256; ++k)
-        {
-            const int c = offsets[k];
-            offsets[k] = sum;
-            sum += c;
-        }
-        for (int i = 0; i < n; ++i)
-        {
-            dst[offsets[((uint32_t)src[i] >> shift) & 255u]++] = src[i];
-        }
-        int32_t* t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a)
-    {
-        memcpy(a, src, (size_t)n * sizeof(int32_t));
-    }
+    w->count = n;
 }
 
 /* Round a double bound to a float that is at least as far out. */
@@ -204,29 +159,34 @@ static void tile_task(int begin, int end, int worker, void* context)
         const int tx = t % job->tiles_x;
         const int tz = t / job->tiles_x;
         pxi_column_window window;
-        window.x0 = tx * job->tile_size;
-        window.z0 = tz * job->tile_size;
-        window.x1 = window.x0 + job->tile_size < hf->width ? window.x0 + job->tile_size : hf->width;
-        window.z1 = window.z0 + job->tile_size < hf->depth ? window.z0 + job->tile_size : hf->depth;
+        window.x0 = tx * job->tile_width;
+        window.z0 = tz * job->tile_depth;
+        window.x1 = hf->width - window.x0 > job->tile_width ? window.x0 + job->tile_width : hf->width;
+        window.z1 = hf->depth - window.z0 > job->tile_depth ? window.z0 + job->tile_depth : hf->depth;
 
-        gather g;
-        g.worker = w;
-        g.allocator = &hf->allocator;
-        g.qmin[0] = outward((double)hf->bmin[0] + window.x0 * cs - job->margin, -INFINITY);
-        g.qmax[0] = outward((double)hf->bmin[0] + window.x1 * cs + job->margin, INFINITY);
-        g.qmin[2] = outward((double)hf->bmin[2] + window.z0 * cs - job->margin, -INFINITY);
-        g.qmax[2] = outward((double)hf->bmin[2] + window.z1 * cs + job->margin, INFINITY);
-        /* rasterization drops triangles whose bounds miss the field's y range; keep a margin all the same */
-        g.qmin[1] = outward((double)hf->bmin[1] - job->margin, -INFINITY);
-        g.qmax[1] = outward((double)hf->bmax[1] + job->margin, INFINITY);
-        w->count = 0;
-        pxi_mesh_overlap_leaves(job->mesh, g.qmin, g.qmax, gather_leaf, &g);
-        if (w->out_of_memory)
+        if (!worker_reserve(w, &hf->allocator, 0, job->mark_words))
         {
             w->status = PX_ERR_OUT_OF_MEMORY;
             return;
         }
-        sort_list(w, job->sort_bytes);
+        float qmin[3], qmax[3];
+        qmin[0] = outward((double)hf->bmin[0] + window.x0 * cs - job->margin, -INFINITY);
+        qmax[0] = outward((double)hf->bmin[0] + window.x1 * cs + job->margin, INFINITY);
+        qmin[2] = outward((double)hf->bmin[2] + window.z0 * cs - job->margin, -INFINITY);
+        qmax[2] = outward((double)hf->bmin[2] + window.z1 * cs + job->margin, INFINITY);
+        /* rasterization drops triangles whose bounds miss the field's y range; keep a margin all the same */
+        qmin[1] = outward((double)hf->bmin[1] - job->margin, -INFINITY);
+        qmax[1] = outward((double)hf->bmax[1] + job->margin, INFINITY);
+        w->count = 0;
+        w->lowest = INT32_MAX;
+        w->highest = -1;
+        pxi_mesh_overlap_leaves(job->mesh, qmin, qmax, gather_leaf, w);
+        if (!worker_reserve(w, &hf->allocator, w->count, job->mark_words))
+        {
+            w->status = PX_ERR_OUT_OF_MEMORY; /* the marks are not cleared: this worker takes no more tiles */
+            return;
+        }
+        collect_marks(w);
         const px_status s = pxi_heightfield_rasterize_list(hf, &w->store, job->mesh->vertices, job->mesh->indices,
                                                            job->areas, w->list, w->count,
                                                            job->flag_merge_threshold, window, &w->stats);
@@ -239,9 +199,9 @@ static void tile_task(int begin, int end, int worker, void* context)
 
 px_status pxi_heightfield_rasterize_mesh_tiled(px_heightfield* hf, const px_mesh* mesh, const uint8_t* areas,
                                                int flag_merge_threshold, const px_task_system* tasks,
-                                               int tile_size, pxi_raster_stats* stats)
+                                               int tile_width, int tile_depth, pxi_raster_stats* stats)
 {
-    if (hf == NULL || mesh == NULL || flag_merge_threshold < 0 || tile_size < 1 ||
+    if (hf == NULL || mesh == NULL || flag_merge_threshold < 0 || tile_width < 1 || tile_depth < 1 ||
         (mesh->triangle_count > 0 && areas == NULL))
     {
         return PX_ERR_INVALID_ARGUMENT;
@@ -257,9 +217,10 @@ px_status pxi_heightfield_rasterize_mesh_tiled(px_heightfield* hf, const px_mesh
     job.mesh = mesh;
     job.areas = areas;
     job.flag_merge_threshold = flag_merge_threshold;
-    job.tile_size = tile_size;
-    job.tiles_x = (hf->width - 1) / tile_size + 1;
-    const int tiles_z = (hf->depth - 1) / tile_size + 1;
+    job.tile_width = tile_width;
+    job.tile_depth = tile_depth;
+    job.tiles_x = (hf->width - 1) / tile_width + 1;
+    const int tiles_z = (hf->depth - 1) / tile_depth + 1;
     /* two cells; the cell index of a point is a few ulps off for wide fields (index * 2^-20 cells); the
      * crossing points and the grid lines are a few ulps of the largest coordinate off */
     double extent = 0.0;
@@ -271,11 +232,7 @@ px_status pxi_heightfield_rasterize_mesh_tiled(px_heightfield* hf, const px_mesh
     extent = fmax(extent, fabs((double)hf->bmin[2] + (double)hf->depth * hf->cell_size));
     job.margin = (double)hf->cell_size * (2.0 + ldexp((double)hf->width + (double)hf->depth, -20)) +
                  ldexp(extent, -16);
-    job.sort_bytes = 1;
-    while (job.sort_bytes < 4 && ((uint32_t)(mesh->triangle_count - 1) >> (8 * job.sort_bytes)) != 0)
-    {
-        ++job.sort_bytes;
-    }
+    job.mark_words = ((size_t)mesh->triangle_count + 63) / 64;
     const size_t workers_bytes = (size_t)worker_count * sizeof(tile_worker);
     job.workers = pxi_alloc(&hf->allocator, workers_bytes);
     if (job.workers == NULL)
@@ -303,7 +260,7 @@ px_status pxi_heightfield_rasterize_mesh_tiled(px_heightfield* hf, const px_mesh
         tile_worker* w = &job.workers[i];
         pxi_span_store_merge(&hf->store, &w->store);
         pxi_free(&hf->allocator, w->list, (size_t)w->capacity * sizeof(int32_t));
-        pxi_free(&hf->allocator, w->scratch, (size_t)w->capacity * sizeof(int32_t));
+        pxi_free(&hf->allocator, w->marks, job.mark_words * sizeof(uint64_t));
         if (w->status == PX_ERR_OUT_OF_MEMORY || (w->status != PX_OK && status == PX_OK))
         {
             status = w->status;
@@ -334,20 +291,10 @@ px_status px_heightfield_rasterize_mesh(px_heightfield* hf, const px_mesh* mesh,
         return px_heightfield_rasterize_triangles(hf, mesh->vertices, mesh->vertex_count, mesh->indices, areas,
                                                   mesh->triangle_count, flag_merge_threshold);
     }
-    int tile_size = TILE_SIZE;
-    for (;;)
-    {
-        const int64_t tiles = (int64_t)((hf->width - 1) / tile_size + 1) * (int64_t)((hf->depth - 1) / tile_size + 1);
-        if (tile_size <= TILE_SIZE_MIN || tiles >= (int64_t)TILES_PER_WORKER * worker_count)
-        {
-            break;
-        }
-        tile_size /= 2;
-    }
-    /* huge fields: tiles big enough that their count fits an int */
-    while ((int64_t)((hf->width - 1) / tile_size + 1) * (int64_t)((hf->depth - 1) / tile_size + 1) > (1 << 24))
-    {
-        tile_size *= 2;
-    }
-    return pxi_heightfield_rasterize_mesh_tiled(hf, mesh, areas, flag_merge_threshold, tasks, tile_size, NULL);
+    /* bands of whole rows, about BANDS_PER_WORKER per worker */
+    const int bands = BANDS_PER_WORKER * worker_count;
+    int band = (hf->depth + bands - 1) / bands;
+    band = band > BAND_MIN_ROWS ? band : BAND_MIN_ROWS;
+    return pxi_heightfield_rasterize_mesh_tiled(hf, mesh, areas, flag_merge_threshold, tasks, hf->width, band,
+                                                NULL);
 }
