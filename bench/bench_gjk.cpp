@@ -589,20 +589,13 @@ int usage(const char* argv0, int code)
 int main(int argc, char** argv)
 {
     Options opt;
-    for (int i = 1; i < argc; ++i)
+    bool help = false;
+    if (!parse_options(argc, argv, opt.quick, opt.csv_path, nullptr, [&](int& i) {
+            help = std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0;
+            return false;
+        }))
     {
-        if (parse_shared_option(argc, argv, i, opt.quick, opt.csv_path, nullptr))
-        {
-            continue;
-        }
-        if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
-        {
-            return usage(argv[0], 0);
-        }
-        else
-        {
-            return usage(argv[0], 2);
-        }
+        return usage(argv[0], help ? 0 : 2);
     }
     if (opt.quick)
     {

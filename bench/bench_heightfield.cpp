@@ -69,45 +69,6 @@ struct Options
     int rounds_large = 5;
 };
 
-/// --cpu-clock: one-thread jobs timed by this thread's processor time.
-bool g_cpu_clock = false;
-
-uint64_t process_cpu_ns()
-{
-    timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t thread_cpu_ns()
-{
-    timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/// Nanoseconds taken by f() on this thread only (processor time under --cpu-clock, else wall).
-template <class F> double time_ns(F&& f)
-{
-    if (g_cpu_clock)
-    {
-        uint64_t t0 = thread_cpu_ns();
-        f();
-        return (double)(thread_cpu_ns() - t0);
-    }
-    uint64_t t0 = now_ns();
-    f();
-    return (double)(now_ns() - t0);
-}
-
-/// Nanoseconds of f() by the wall clock (f may use several threads).
-template <class F> double time_wall_ns(F&& f)
-{
-    uint64_t t0 = now_ns();
-    f();
-    return (double)(now_ns() - t0);
-}
-
 // ------------------------------------------------------------------------------------------------------
 // Inputs
 // ------------------------------------------------------------------------------------------------------
@@ -332,17 +293,6 @@ struct Row
     bool equal = true;
 };
 
-std::string fmt(const char* format, double v)
-{
-    if (std::isnan(v))
-    {
-        return "-";
-    }
-    char b[64];
-    std::snprintf(b, sizeof(b), format, v);
-    return b;
-}
-
 FILE* g_csv = nullptr;
 
 Row run_case(const Options& opt, const Case& c, const px_task_system* tasks)
@@ -512,41 +462,18 @@ void print_rows(const std::vector<Row>& rows)
 int main(int argc, char** argv)
 {
     Options opt;
-    for (int i = 1; i < argc; ++i)
+    if (!parse_options(argc, argv, opt.quick, opt.csv_path, nullptr,
+                       [&](int& i) { return parse_mesh_option(argc, argv, i, opt.data_dir, opt.mesh_filter); }))
     {
-        if (parse_shared_option(argc, argv, i, opt.quick, opt.csv_path, nullptr))
-        {
-            continue;
-        }
-        if (std::strcmp(argv[i], "--cpu-clock") == 0)
-        {
-            g_cpu_clock = true;
-        }
-        else if (std::strcmp(argv[i], "--data") == 0 && i + 1 < argc)
-        {
-            opt.data_dir = argv[++i];
-        }
-        else if (std::strcmp(argv[i], "--mesh") == 0 && i + 1 < argc)
-        {
-            opt.mesh_filter = argv[++i];
-        }
-        else
-        {
-            std::fprintf(stderr, "usage: %s [--quick] [--cpu-clock] [--csv FILE] [--data DIR] [--mesh NAME]\n",
-                         argv[0]);
-            return 2;
-        }
+        std::fprintf(stderr, "usage: %s [--quick] [--cpu-clock] [--csv FILE] [--data DIR] [--mesh NAME]\n", argv[0]);
+        return 2;
     }
     if (opt.quick)
     {
         opt.rounds_small = 3;
         opt.rounds_large = 1;
     }
-    if (opt.data_dir.empty())
-    {
-        const char* env = std::getenv("PROXIMA_DATA_DIR");
-        opt.data_dir = env != nullptr && env[0] != '\0' ? env : PXB_DATA_DIR;
-    }
+    opt.data_dir = data_dir_or_default(opt.data_dir, PXB_DATA_DIR);
     if (!open_csv(opt.csv_path, "workload,mesh,triangles,peer,peer_ns,proxima_ns,ratio", &g_csv))
     {
         return 1;

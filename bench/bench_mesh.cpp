@@ -136,47 +136,6 @@ std::vector<std::vector<double>> run_interleaved(int rounds, const std::vector<J
     return times;
 }
 
-/// --cpu-clock: single-thread jobs are timed by this thread's processor time, so that the time another
-/// process holds the core is not counted (use it on a shared, loaded machine; the default is the wall clock,
-/// as in the other benchmarks). Jobs that run on several threads are always timed by the wall clock.
-bool g_cpu_clock = false;
-
-uint64_t thread_cpu_ns()
-{
-    timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t process_cpu_ns()
-{
-    timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/// Nanoseconds taken by f(), which runs on this thread only.
-template <class F> double time_ns(F&& f)
-{
-    if (g_cpu_clock)
-    {
-        uint64_t t0 = thread_cpu_ns();
-        f();
-        return (double)(thread_cpu_ns() - t0);
-    }
-    uint64_t t0 = now_ns();
-    f();
-    return (double)(now_ns() - t0);
-}
-
-/// Nanoseconds taken by f(), wall clock (f may use several threads).
-template <class F> double time_wall_ns(F&& f)
-{
-    uint64_t t0 = now_ns();
-    f();
-    return (double)(now_ns() - t0);
-}
-
 /// Rounds are batches: round r times batch r % batches, pass r / batches. Items per second of a pass made of
 /// every batch's median time over the passes (a batch slowed down by another process in one pass does not
 /// count).
@@ -231,17 +190,6 @@ void csv_row(const char* workload, const std::string& mesh, int triangles, const
         std::fprintf(g_csv, "%s,%s,%d,%s,%.6g,%.6g,%.4f\n", workload, mesh.c_str(), triangles, peer, peer_ns, px_ns,
                      ratio);
     }
-}
-
-std::string fmt(const char* format, double value)
-{
-    if (std::isnan(value))
-    {
-        return "-";
-    }
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, format, value);
-    return buffer;
 }
 
 // ------------------------------------------------------------------------------------------------------
@@ -1201,31 +1149,13 @@ void print_table(const char* title, const char* header, const std::vector<std::s
 int main(int argc, char** argv)
 {
     Options opt;
-    for (int i = 1; i < argc; ++i)
+    if (!parse_options(argc, argv, opt.quick, opt.csv_path, &opt.only,
+                       [&](int& i) { return parse_mesh_option(argc, argv, i, opt.data_dir, opt.mesh_filter); }))
     {
-        if (parse_shared_option(argc, argv, i, opt.quick, opt.csv_path, &opt.only))
-        {
-            continue;
-        }
-        if (std::strcmp(argv[i], "--cpu-clock") == 0)
-        {
-            g_cpu_clock = true;
-        }
-        else if (std::strcmp(argv[i], "--data") == 0 && i + 1 < argc)
-        {
-            opt.data_dir = argv[++i];
-        }
-        else if (std::strcmp(argv[i], "--mesh") == 0 && i + 1 < argc)
-        {
-            opt.mesh_filter = argv[++i];
-        }
-        else
-        {
-            std::fprintf(stderr, "usage: %s [--quick] [--cpu-clock] [--csv FILE] [--data DIR] [--mesh NAME] "
-                         "[--only 2|3|4|5]\n",
-                         argv[0]);
-            return 2;
-        }
+        std::fprintf(stderr, "usage: %s [--quick] [--cpu-clock] [--csv FILE] [--data DIR] [--mesh NAME] "
+                     "[--only 2|3|4|5]\n",
+                     argv[0]);
+        return 2;
     }
     if (opt.quick)
     {
@@ -1236,11 +1166,7 @@ int main(int argc, char** argv)
         opt.build_rounds_small = 5;
         opt.build_rounds_large = 1;
     }
-    if (opt.data_dir.empty())
-    {
-        const char* env = std::getenv("PROXIMA_DATA_DIR");
-        opt.data_dir = env != nullptr && env[0] != '\0' ? env : PXB_DATA_DIR;
-    }
+    opt.data_dir = data_dir_or_default(opt.data_dir, PXB_DATA_DIR);
     if (!open_csv(opt.csv_path, "workload,mesh,triangles,peer,peer_ns,proxima_ns,ratio", &g_csv))
     {
         return 1;

@@ -1,8 +1,9 @@
 // The GJK-free machinery every proxima benchmark shares: deterministic random numbers, double-precision
 // vectors and rotations, interleaved paired timing, and the command-line options and report lines common to
-// all of them. bench_common.hpp adds the convex-pair workloads on top of it; bench_mesh.cpp uses it alone.
+// all of them. bench_common.hpp adds the convex-pair workloads on top of it; bench_mesh.cpp and
+// bench_heightfield.cpp use it alone.
 // Included inside `namespace {` after the standard headers it uses (<algorithm>, <array>, <cmath>,
-// <cstdint>, <cstdio>, <cstring>, <ctime>, <string>, <tuple>, <vector>) and proxima.h; random_quat needs the
+// <cstdint>, <cstdio>, <cstdlib>, <cstring>, <ctime>, <string>, <tuple>, <vector>) and proxima.h; random_quat needs the
 // includer's kPi.
 #pragma once
 
@@ -114,6 +115,47 @@ inline uint64_t now_ns()
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/// --cpu-clock: single-thread jobs are timed by this thread's processor time, so that the time another
+/// process holds the core is not counted (use it on a shared, loaded machine; the default is the wall clock).
+/// Jobs that run on several threads are always timed by the wall clock.
+bool g_cpu_clock = false;
+
+inline uint64_t thread_cpu_ns()
+{
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+inline uint64_t process_cpu_ns()
+{
+    timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/// Nanoseconds taken by f(), which runs on this thread only (processor time under --cpu-clock, else wall).
+template <class F> double time_ns(F&& f)
+{
+    if (g_cpu_clock)
+    {
+        uint64_t t0 = thread_cpu_ns();
+        f();
+        return (double)(thread_cpu_ns() - t0);
+    }
+    uint64_t t0 = now_ns();
+    f();
+    return (double)(now_ns() - t0);
+}
+
+/// Nanoseconds taken by f(), wall clock (f may use several threads).
+template <class F> double time_wall_ns(F&& f)
+{
+    uint64_t t0 = now_ns();
+    f();
+    return (double)(now_ns() - t0);
+}
+
 /// Time `count` queries query(0) ... query(count - 1); returns nanoseconds per query.
 template <class F> double time_batch(int count, F&& query)
 {
@@ -223,6 +265,67 @@ inline bool parse_shared_option(int argc, char** argv, int& i, bool& quick, std:
         return true;
     }
     return false;
+}
+
+/// Reads the command line: the shared options above (only as in parse_shared_option), and every other
+/// argument through other(i), which takes argv[i] (moving i past any value of it) and returns true, or returns
+/// false for an argument it does not know. False, at the first such argument, when one is not known.
+template <class F>
+bool parse_options(int argc, char** argv, bool& quick, std::string& csv_path, int* only, F&& other)
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        if (!parse_shared_option(argc, argv, i, quick, csv_path, only) && !other(i))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// The options of the benchmarks on the mesh files: --cpu-clock (sets g_cpu_clock), --data DIR and
+/// --mesh NAME. When argv[i] is one of them, stores its value, moves i past it and returns true.
+inline bool parse_mesh_option(int argc, char** argv, int& i, std::string& data_dir, std::string& mesh_filter)
+{
+    if (std::strcmp(argv[i], "--cpu-clock") == 0)
+    {
+        g_cpu_clock = true;
+        return true;
+    }
+    if (std::strcmp(argv[i], "--data") == 0 && i + 1 < argc)
+    {
+        data_dir = argv[++i];
+        return true;
+    }
+    if (std::strcmp(argv[i], "--mesh") == 0 && i + 1 < argc)
+    {
+        mesh_filter = argv[++i];
+        return true;
+    }
+    return false;
+}
+
+/// The data folder: dir when given (--data), else $PROXIMA_DATA_DIR when set, else built_in.
+inline std::string data_dir_or_default(const std::string& dir, const char* built_in)
+{
+    if (!dir.empty())
+    {
+        return dir;
+    }
+    const char* env = std::getenv("PROXIMA_DATA_DIR");
+    return env != nullptr && env[0] != '\0' ? env : built_in;
+}
+
+/// printf of one number into a table cell; "-" for NaN (a row the peer is missing from).
+inline std::string fmt(const char* format, double value)
+{
+    if (std::isnan(value))
+    {
+        return "-";
+    }
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, value);
+    return buffer;
 }
 
 /// Opens the CSV file at path (none when path is empty) and writes its header line. False, with a message,
