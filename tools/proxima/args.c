@@ -141,6 +141,32 @@ int cli_parse_pose(int argc, char** argv, int* i, px_transform* dest)
     return CLI_EXIT_OK;
 }
 
+int cli_option_or_mesh(const char* command, bool is_option, int argc, char** argv, int* i,
+                       const char** mesh_path, const char** value)
+{
+    const char* arg = argv[*i];
+    *value = NULL;
+    if (!is_option)
+    {
+        if (arg[0] == '-' && arg[1] != '\0')
+        {
+            return cli_usage_error("%s: unknown option '%s'", command, arg);
+        }
+        if (*mesh_path != NULL)
+        {
+            return cli_usage_error("%s: expected one OBJ file, got a second: '%s'", command, arg);
+        }
+        *mesh_path = arg;
+        return CLI_EXIT_OK;
+    }
+    if (*i + 1 >= argc || argv[*i + 1][0] == '\0')
+    {
+        return cli_usage_error("%s: %s needs a value", command, arg);
+    }
+    *value = argv[++*i];
+    return CLI_EXIT_OK;
+}
+
 bool cli_is_help(const char* arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;

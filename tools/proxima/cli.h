@@ -52,6 +52,14 @@ bool cli_parse_int(const char* text, int lo, int hi, int* dest);
  * a zero quaternion). The quaternion is normalized. */
 int cli_parse_pose(int argc, char** argv, int* i, px_transform* dest);
 
+/* One argument of a command that takes one OBJ file and options with a value; is_option tells whether
+ * argv[*i] is one of the command's options. If it is, *value is the value after it and *i moves to that;
+ * else argv[*i] is the OBJ file, stored in *mesh_path, and *value is NULL. Returns CLI_EXIT_OK, or the
+ * CLI_EXIT_USAGE of a printed usage error ("<command>: ..."): an unknown option, a second file, a missing
+ * or empty value. */
+int cli_option_or_mesh(const char* command, bool is_option, int argc, char** argv, int* i,
+                       const char** mesh_path, const char** value);
+
 /* True when arg is "-h" or "--help". */
 bool cli_is_help(const char* arg);
 

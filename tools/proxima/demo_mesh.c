@@ -148,6 +148,26 @@ static void build_level(level* l)
     }
 }
 
+/* The triangles a section runs on: the file's when there is one, else the built-in level's (built into
+ * *built_in). */
+static void section_triangles(const px_obj_data* file, level* built_in, const float** vertices,
+                              const int32_t** indices, int* vertex_count, int* triangle_count)
+{
+    if (file != NULL)
+    {
+        *vertices = file->vertices;
+        *indices = file->indices;
+        *vertex_count = file->vertex_count;
+        *triangle_count = file->triangle_count;
+        return;
+    }
+    build_level(built_in);
+    *vertices = built_in->vertices;
+    *indices = built_in->indices;
+    *vertex_count = built_in->vertex_count;
+    *triangle_count = built_in->triangle_count;
+}
+
 /* ---------------------------------------------------------------------------------------------------- */
 /* Probes */
 
@@ -567,33 +587,25 @@ static int print_timing(const px_mesh* mesh, const px_task_system* tasks, int wo
 int demo_mesh(const char* out_dir, const px_obj_data* file, const char* file_path)
 {
     static level built_in; /* static: about 60 KB */
-    const float* vertices;
-    const int32_t* indices;
-    int vertex_count, triangle_count;
+    if (file != NULL && file->triangle_count == 0)
+    {
+        printf("mesh: %s has no triangles ('f' lines): no mesh section\n\n", file_path);
+        return CLI_EXIT_OK;
+    }
     if (file != NULL)
     {
-        if (file->triangle_count == 0)
-        {
-            printf("mesh: %s has no triangles ('f' lines): no mesh section\n\n", file_path);
-            return CLI_EXIT_OK;
-        }
         printf("mesh: px_mesh ray casts and closest points on %s\n", file_path);
-        vertices = file->vertices;
-        indices = file->indices;
-        vertex_count = file->vertex_count;
-        triangle_count = file->triangle_count;
     }
     else
     {
-        build_level(&built_in);
         printf("mesh: px_mesh ray casts and closest points on a built-in level (y up): a floor grid, crates, "
                "a block,\n      a wall, a pillar, a ramp up to a platform, and %d stairs up to another\n",
                LEVEL_STEPS);
-        vertices = built_in.vertices;
-        indices = built_in.indices;
-        vertex_count = built_in.vertex_count;
-        triangle_count = built_in.triangle_count;
     }
+    const float* vertices;
+    const int32_t* indices;
+    int vertex_count, triangle_count;
+    section_triangles(file, &built_in, &vertices, &indices, &vertex_count, &triangle_count);
 
     double t0 = demo_now_ns();
     px_mesh* mesh = NULL;
@@ -697,32 +709,24 @@ int demo_mesh(const char* out_dir, const px_obj_data* file, const char* file_pat
 int demo_raster(const char* out_dir, const px_obj_data* file, const char* file_path)
 {
     static level built_in;
-    const float* vertices;
-    const int32_t* indices;
-    int vertex_count, triangle_count;
+    if (file != NULL && file->triangle_count == 0)
+    {
+        printf("heightfield: %s has no triangles ('f' lines): no heightfield section\n", file_path);
+        return CLI_EXIT_OK;
+    }
     if (file != NULL)
     {
-        if (file->triangle_count == 0)
-        {
-            printf("heightfield: %s has no triangles ('f' lines): no heightfield section\n", file_path);
-            return CLI_EXIT_OK;
-        }
         printf("heightfield: walkable spans of %s (RecastDemo's agent)\n", file_path);
-        vertices = file->vertices;
-        indices = file->indices;
-        vertex_count = file->vertex_count;
-        triangle_count = file->triangle_count;
     }
     else
     {
-        build_level(&built_in);
         printf("heightfield: walkable spans of the built-in level (RecastDemo's agent: cells 0.3 x 0.2, slope "
                "45,\n             climb 0.9, height 2.0)\n");
-        vertices = built_in.vertices;
-        indices = built_in.indices;
-        vertex_count = built_in.vertex_count;
-        triangle_count = built_in.triangle_count;
     }
+    const float* vertices;
+    const int32_t* indices;
+    int vertex_count, triangle_count;
+    section_triangles(file, &built_in, &vertices, &indices, &vertex_count, &triangle_count);
     const raster_params params = RASTER_DEFAULT_PARAMS;
     raster_result result;
     int rc = raster_run(vertices, vertex_count, indices, triangle_count, &params, 0, "  ", &result);

@@ -433,24 +433,17 @@ static int parse_raster_args(int argc, char** argv, raster_args* a)
             float_option = strcmp(arg, float_options[k]) == 0 ? k : float_option;
         }
         const bool is_png = strcmp(arg, "--png") == 0, is_threads = strcmp(arg, "--threads") == 0;
-        if (!(is_png || is_threads || float_option >= 0))
+        const bool is_option = is_png || is_threads || float_option >= 0;
+        const char* value;
+        const int rc = cli_option_or_mesh("raster", is_option, argc, argv, &i, &a->mesh_path, &value);
+        if (rc != CLI_EXIT_OK)
         {
-            if (arg[0] == '-' && arg[1] != '\0')
-            {
-                return cli_usage_error("raster: unknown option '%s'", arg);
-            }
-            if (a->mesh_path != NULL)
-            {
-                return cli_usage_error("raster: expected one OBJ file, got a second: '%s'", arg);
-            }
-            a->mesh_path = arg;
-            continue;
+            return rc;
         }
-        if (i + 1 >= argc || argv[i + 1][0] == '\0')
+        if (value == NULL)
         {
-            return cli_usage_error("raster: %s needs a value", arg);
+            continue; /* the OBJ file */
         }
-        const char* value = argv[++i];
         if (is_png)
         {
             a->png_path = value;

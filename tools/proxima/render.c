@@ -651,24 +651,17 @@ static int parse_render_args(int argc, char** argv, render_args* a)
         bool is_png = strcmp(arg, "--png") == 0, is_width = strcmp(arg, "--width") == 0,
              is_height = strcmp(arg, "--height") == 0, is_threads = strcmp(arg, "--threads") == 0,
              is_view = strcmp(arg, "--view") == 0;
-        if (!(is_png || is_width || is_height || is_threads || is_view))
+        const bool is_option = is_png || is_width || is_height || is_threads || is_view;
+        const char* value;
+        const int rc = cli_option_or_mesh("render", is_option, argc, argv, &i, &a->mesh_path, &value);
+        if (rc != CLI_EXIT_OK)
         {
-            if (arg[0] == '-' && arg[1] != '\0')
-            {
-                return cli_usage_error("render: unknown option '%s'", arg);
-            }
-            if (a->mesh_path != NULL)
-            {
-                return cli_usage_error("render: expected one OBJ file, got a second: '%s'", arg);
-            }
-            a->mesh_path = arg;
-            continue;
+            return rc;
         }
-        if (i + 1 >= argc || argv[i + 1][0] == '\0')
+        if (value == NULL)
         {
-            return cli_usage_error("render: %s needs a value", arg);
+            continue; /* the OBJ file */
         }
-        const char* value = argv[++i];
         if (is_png)
         {
             a->png_path = value;
