@@ -118,8 +118,9 @@ PX_API bool px_ray_triangle(const px_ray* ray, const vec3 a, const vec3 b, const
 /// exactly. A ray through a shared edge or vertex of a closed mesh hits at least one of the triangles
 /// around it; a ray exactly on an edge or vertex hits every triangle sharing it.
 ///
-/// Misses: degenerate triangles (exactly collinear or coincident vertices), coordinates so large (beyond
-/// about 1e19 from the origin) that the arithmetic overflows, and a ray in the triangle's plane when the
+/// Misses: degenerate triangles (exactly collinear or coincident vertices), triangles so far from the origin (beyond
+/// about 4e12: the distance is a product of three coordinates) or so small (below about 1e-24) that the
+/// float arithmetic over- or underflows, and a ray in the triangle's plane when the
 /// shear is exact (an axis-aligned plane, or direction ratios that are powers of two). Otherwise the
 /// rounded shear can give an in-plane ray's view of the triangle a sliver of area and the ray a hit on the
 /// triangle; that hit is what keeps a mesh closed for rays running along one of its faces. Directions of

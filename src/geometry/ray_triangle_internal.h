@@ -136,8 +136,9 @@ static inline bool pxi_watertight_finish(float det, float tz, float ev, float ew
  *
  * On a miss nothing is written. The outputs of a hit are finite, with u, v in [0, 1] and t in
  * [t_min, t_max]. Misses: a triangle whose vertices are exactly collinear or coincident (checked in double
- * on accepted hits only), anything whose arithmetic overflows (coordinates beyond about 1e19 from the
- * origin), and a ray in the triangle's plane when the projected triangle keeps its zero area (exact shears:
+ * on accepted hits only), anything whose arithmetic overflows (the scaled distance is a product of
+ * three coordinates relative to the origin: triangles beyond about 2^42 = 4e12 from it) or underflows
+ * (triangles smaller than about 2^-80), and a ray in the triangle's plane when the projected triangle keeps its zero area (exact shears:
  * axis-aligned planes, power-of-two direction ratios). A rounded shear can give an in-plane ray a sliver of
  * projected area and so a hit; it is left alone, because the neighbours' shared edge functions carry the
  * same rounding and leave those points to this triangle. A hit on an edge or a vertex counts for every
