@@ -6,6 +6,7 @@
 #include "proxima/cast.h"
 #include "proxima/constants.h"
 #include "proxima/contact.h"
+#include "proxima/dynamic_tree.h"
 #include "proxima/geometry.h"
 #include "proxima/gjk.h"
 #include "proxima/heightfield.h"
