@@ -19,3 +19,4 @@
 #include "proxima/simplex.h"
 #include "proxima/task.h"
 #include "proxima/transform.h"
+#include "proxima/world.h"

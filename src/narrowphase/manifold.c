@@ -1047,6 +1047,13 @@ static px_status box_pair_manifold(const px_shape* a, const px_transform* ta, co
 px_status px_manifold_world(const px_shape* a, const px_transform* ta, const px_shape* b,
                             const px_transform* tb, const px_manifold_config* config, px_manifold* result)
 {
+    return pxi_manifold_world_cached(a, ta, b, tb, config, NULL, result);
+}
+
+px_status pxi_manifold_world_cached(const px_shape* a, const px_transform* ta, const px_shape* b,
+                                    const px_transform* tb, const px_manifold_config* config,
+                                    px_simplex_cache* cache, px_manifold* result)
+{
     if (result == NULL)
     {
         return PX_ERR_INVALID_ARGUMENT;
@@ -1088,7 +1095,7 @@ px_status px_manifold_world(const px_shape* a, const px_transform* ta, const px_
             return status;
         }
         px_contact c;
-        status = px_contact_relative(&input, &config->contact, NULL, &c);
+        status = px_contact_relative(&input, &config->contact, cache, &c);
         if (status < 0)
         {
             return status;

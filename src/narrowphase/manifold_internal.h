@@ -24,6 +24,12 @@
 /* Faces whose alignments differ by less than this count as tied; the witness point decides. */
 #define PXI_FACE_TIE 1.0e-5f
 
+/* px_manifold_world with a warm-start cache for the pair's GJK (may be NULL), as the world keeps per pair.
+ * The box-box closed form does not use it. */
+px_status pxi_manifold_world_cached(const px_shape* a, const px_transform* ta, const px_shape* b,
+                                    const px_transform* tb, const px_manifold_config* config,
+                                    px_simplex_cache* cache, px_manifold* result);
+
 /* One byte of an id: kind << 6 | index (index taken modulo 64). */
 static inline uint8_t pxi_feature(unsigned kind, int index)
 {

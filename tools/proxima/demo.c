@@ -6,7 +6,8 @@
  * repeated calls, and prints a table and a summary; demo_field.c then draws the distance-field picture,
  * demo_contacts.c runs the second section: contact manifolds of a small resting scene, with its picture, and
  * demo_mesh.c the third: a triangle mesh (a built-in level, or the --mesh file) with its BVH, a ray-cast
- * picture and probes, and the fourth: that mesh's walkable heightfield and its map. */
+ * picture and probes, the fourth: that mesh's walkable heightfield and its map, and demo_world.c the fifth:
+ * the mesh in a px_world with a few hundred moving bodies (pairs, contacts, threads, proximity, rays). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "demo.h"
@@ -476,6 +477,11 @@ int cli_demo(int argc, char** argv)
     {
         printf("\n");
         rc = demo_raster(out_dir, mesh_path != NULL ? &scene.mesh : NULL, mesh_path);
+    }
+    if (rc == CLI_EXIT_OK)
+    {
+        printf("\n");
+        rc = demo_world(out_dir, mesh_path != NULL ? &scene.mesh : NULL, mesh_path);
     }
     printf("done in %.0f ms\n", (demo_now_ns() - start) * 1e-6);
     px_obj_free(&scene.mesh);

@@ -64,3 +64,13 @@ int demo_mesh(const char* out_dir, const px_obj_data* file, const char* file_pat
  * spans with RecastDemo's agent (raster.h), the counts and timings printed and the top-down map written to
  * out_dir/demo_walkable.png (or .ppm). Returns CLI_EXIT_OK or a printed CLI_EXIT_FAILURE. */
 int demo_raster(const char* out_dir, const px_obj_data* file, const char* file_path);
+
+/* The mesh of the mesh, heightfield and world sections: the file's triangles when file is not NULL, else
+ * the built-in level's. Returns px_mesh_create's status. */
+px_status demo_section_mesh(const px_obj_data* file, px_mesh** mesh);
+
+/* The "world" section (demo_world.c): that mesh as a static body of a px_world with a few hundred moving
+ * bodies flying through it; per step bodies, pairs, contacts and time, on one thread and on a pool (same
+ * contacts), proximity and world ray casts; the last step drawn to out_dir/demo_world.png (or .ppm).
+ * Returns CLI_EXIT_OK or a printed CLI_EXIT_FAILURE. */
+int demo_world(const char* out_dir, const px_obj_data* file, const char* file_path);

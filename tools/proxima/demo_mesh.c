@@ -168,6 +168,16 @@ static void section_triangles(const px_obj_data* file, level* built_in, const fl
     *triangle_count = built_in->triangle_count;
 }
 
+px_status demo_section_mesh(const px_obj_data* file, px_mesh** mesh)
+{
+    static level built_in; /* static: about 60 KB */
+    const float* vertices;
+    const int32_t* indices;
+    int vertex_count, triangle_count;
+    section_triangles(file, &built_in, &vertices, &indices, &vertex_count, &triangle_count);
+    return px_mesh_create(vertices, vertex_count, indices, triangle_count, NULL, mesh);
+}
+
 /* ---------------------------------------------------------------------------------------------------- */
 /* Probes */
 

@@ -1,0 +1,1018 @@
+/* The collision world: body slots, the two broadphase trees, the persistent pair set and px_world_update.
+ *
+ * An update runs in four stages:
+ *   1. Broadphase. Poses were already pushed into the trees by px_world_set_pose (so queries between
+ *      updates see them). The moving tree reports the new pairs among its reinserted proxies
+ *      (px_dynamic_tree_update_pairs); every reinserted moving body queries the static tree, every
+ *      reinserted static body the moving tree, and bodies created or refiltered query both. The candidates
+ *      are filtered, sorted and made unique.
+ *   2. Merge. The pair set is an array sorted by key (low index << 32 | high index); the candidates are
+ *      merged into it, new pairs starting fresh. A sorted array keeps the output order fixed and makes
+ *      lookups unnecessary: nothing in a step needs to find one pair.
+ *   3. Narrowphase, across the task system: each pair checks that its bodies still live, pass the filters
+ *      and have overlapping fat boxes (otherwise it is marked for removal), then computes its manifold(s),
+ *      unless neither body changed since the last update, when the last result stands. Each pair writes
+ *      only its own record, so the outcome is the same for any number of threads.
+ *   4. Compaction and output, in pair order on the calling thread.
+ */
+#include "world_internal.h"
+
+#include "../narrowphase/manifold_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Pairs handed to one task range at least (a manifold costs ~0.2-2 us). */
+#define PXI_WORLD_MIN_RANGE 32
+
+px_world_def px_world_default_def(void)
+{
+    px_world_def def;
+    memset(&def, 0, sizeof(def));
+    def.aabb_margin = 0.1f;
+    def.contact_margin = 4.0f * PX_LINEAR_SLOP;
+    def.internal_value = PXI_WORLD_COOKIE;
+    return def;
+}
+
+px_body_def px_body_default_def(void)
+{
+    px_body_def def;
+    memset(&def, 0, sizeof(def));
+    def.type = PX_BODY_MOVING;
+    def.shape = px_shape_sphere(1.0f);
+    def.mesh = NULL;
+    px_transform_identity(&def.pose);
+    def.category_bits = 1u;
+    def.mask_bits = 0xFFFFFFFFu;
+    def.internal_value = PXI_BODY_COOKIE;
+    return def;
+}
+
+bool pxi_world_reserve(px_world* world, void** array, int* capacity, int need, size_t elem_size)
+{
+    if (need <= *capacity)
+    {
+        return true;
+    }
+    int cap = *capacity > 0 ? *capacity : 16;
+    while (cap < need)
+    {
+        if (cap > INT32_MAX / 2)
+        {
+            return false;
+        }
+        cap *= 2;
+    }
+    size_t bytes, old_bytes;
+    if (!pxi_size_mul((size_t)cap, elem_size, &bytes))
+    {
+        return false;
+    }
+    void* fresh = pxi_alloc(&world->allocator, bytes);
+    if (fresh == NULL)
+    {
+        return false;
+    }
+    old_bytes = (size_t)*capacity * elem_size;
+    if (*array != NULL)
+    {
+        memcpy(fresh, *array, old_bytes);
+        pxi_free(&world->allocator, *array, old_bytes);
+    }
+    *array = fresh;
+    *capacity = cap;
+    return true;
+}
+
+#define PXI_RESERVE(world, array, capacity, need)                                                              \
+    pxi_world_reserve((world), (void**)&(array), &(capacity), (need), sizeof(*(array)))
+
+px_status px_world_create(const px_world_def* def, px_world** world)
+{
+    if (world == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    *world = NULL;
+    px_world_def d = def != NULL ? *def : px_world_default_def();
+    if (d.internal_value != PXI_WORLD_COOKIE || !(d.aabb_margin >= 0.0f) || !px_is_finite(d.aabb_margin) ||
+        !(d.contact_margin >= 0.0f) || !px_is_finite(d.contact_margin) ||
+        (d.tasks.enqueue != NULL && (d.tasks.finish == NULL || d.tasks.worker_count < 1)))
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    px_allocator allocator;
+    px_status status = pxi_allocator_resolve(&d.allocator, &allocator);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    px_world* w = (px_world*)pxi_alloc(&allocator, sizeof(px_world));
+    if (w == NULL)
+    {
+        return PX_ERR_OUT_OF_MEMORY;
+    }
+    memset(w, 0, sizeof(*w));
+    w->cookie = PXI_WORLD_COOKIE;
+    w->allocator = allocator;
+    w->def = d;
+    w->free_body = PX_NULL_INDEX;
+    w->free_mesh_block = PX_NULL_INDEX;
+    px_dynamic_tree_def tree_def = px_dynamic_tree_default_def();
+    tree_def.allocator = allocator;
+    /* the fat box also has to hold the contact margin: pairs are kept while the shapes are that close */
+    tree_def.margin = d.aabb_margin + d.contact_margin;
+    for (int k = 0; k < 2; ++k)
+    {
+        status = px_dynamic_tree_create(&tree_def, &w->trees[k]);
+        if (status != PX_OK)
+        {
+            px_world_destroy(w);
+            return status;
+        }
+    }
+    *world = w;
+    return PX_OK;
+}
+
+#define PXI_FREE_ARRAY(world, array, capacity) pxi_free(&(world)->allocator, (array), (size_t)(capacity) * sizeof(*(array)))
+
+void px_world_destroy(px_world* world)
+{
+    if (world == NULL || world->cookie != PXI_WORLD_COOKIE)
+    {
+        return;
+    }
+    px_dynamic_tree_destroy(world->trees[0]);
+    px_dynamic_tree_destroy(world->trees[1]);
+    PXI_FREE_ARRAY(world, world->bodies, world->body_capacity);
+    PXI_FREE_ARRAY(world, world->moved, world->moved_capacity);
+    PXI_FREE_ARRAY(world, world->pairs, world->pair_capacity);
+    PXI_FREE_ARRAY(world, world->pairs_next, world->pairs_next_capacity);
+    PXI_FREE_ARRAY(world, world->new_keys, world->new_key_capacity);
+    PXI_FREE_ARRAY(world, world->mesh_blocks, world->mesh_block_capacity);
+    PXI_FREE_ARRAY(world, world->contacts, world->contact_capacity);
+    PXI_FREE_ARRAY(world, world->proximity, world->proximity_capacity);
+    world->cookie = 0;
+    px_allocator allocator = world->allocator;
+    pxi_free(&allocator, world, sizeof(px_world));
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Bodies                                                                                             */
+
+/* World box of a mesh at a pose: its local bounds' box rotated (the box of the rotated box). */
+static px_status mesh_world_aabb(const px_mesh* mesh, const px_transform* pose, px_aabb* out)
+{
+    px_aabb local = px_mesh_bounds(mesh);
+    if (!(local.min[0] <= local.max[0] && local.min[1] <= local.max[1] && local.min[2] <= local.max[2]))
+    {
+        /* an empty mesh: a point at its origin, so the body still has a place in the tree */
+        px_v3_copy(pose->p, out->min);
+        px_v3_copy(pose->p, out->max);
+        return PX_OK;
+    }
+    px_rot r;
+    px_rot_from_quat(pose->q, &r);
+    vec3 c, h, wc;
+    for (int k = 0; k < 3; ++k)
+    {
+        c[k] = 0.5f * (local.min[k] + local.max[k]);
+        h[k] = 0.5f * (local.max[k] - local.min[k]);
+    }
+    px_rot_mulv(&r, c, wc);
+    px_v3_add(wc, pose->p, wc);
+    for (int i = 0; i < 3; ++i)
+    {
+        float e = fabsf(r.c[0][i]) * h[0] + fabsf(r.c[1][i]) * h[1] + fabsf(r.c[2][i]) * h[2];
+        /* one ulp-scale pad per side: the rotated corners are rounded too */
+        e += 1.0e-6f * (fabsf(wc[i]) + e);
+        out->min[i] = wc[i] - e;
+        out->max[i] = wc[i] + e;
+    }
+    if (!px_is_finite(out->min[0] + out->min[1] + out->min[2] + out->max[0] + out->max[1] + out->max[2]))
+    {
+        return PX_ERR_NON_FINITE;
+    }
+    return PX_OK;
+}
+
+/* The tight box of a body's shape or mesh at a (normalized) pose. */
+static px_status body_aabb(const px_shape* shape, const px_mesh* mesh, const px_transform* pose, px_aabb* out)
+{
+    if (mesh != NULL)
+    {
+        return mesh_world_aabb(mesh, pose, out);
+    }
+    return px_shape_aabb(shape, pose, out);
+}
+
+static bool push_moved(px_world* world, int32_t index)
+{
+    pxi_body* b = &world->bodies[index];
+    if (b->moved)
+    {
+        return true;
+    }
+    if (!PXI_RESERVE(world, world->moved, world->moved_capacity, world->moved_count + 1))
+    {
+        return false;
+    }
+    world->moved[world->moved_count++] = index;
+    b->moved = true;
+    return true;
+}
+
+px_status px_world_create_body(px_world* world, const px_body_def* def, px_body_id* id)
+{
+    if (id != NULL)
+    {
+        id->index = 0;
+        id->generation = 0;
+    }
+    if (world == NULL || world->cookie != PXI_WORLD_COOKIE || def == NULL || id == NULL ||
+        def->internal_value != PXI_BODY_COOKIE || (def->type != PX_BODY_STATIC && def->type != PX_BODY_MOVING))
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    px_transform pose;
+    px_status status = px_transform_normalized(&def->pose, &pose);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    if (def->mesh == NULL)
+    {
+        status = px_shape_validate(&def->shape);
+        if (status != PX_OK)
+        {
+            return status;
+        }
+    }
+    px_aabb box;
+    status = body_aabb(&def->shape, def->mesh, &pose, &box);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    int32_t index = world->free_body;
+    if (index == PX_NULL_INDEX)
+    {
+        if (world->body_high >= PX_WORLD_MAX_BODIES)
+        {
+            return PX_ERR_UNSUPPORTED;
+        }
+        if (!PXI_RESERVE(world, world->bodies, world->body_capacity, world->body_high + 1))
+        {
+            return PX_ERR_OUT_OF_MEMORY;
+        }
+        index = world->body_high;
+        memset(&world->bodies[index], 0, sizeof(pxi_body));
+    }
+    /* room in the moved list first, so nothing below can fail after the tree has the proxy */
+    if (!PXI_RESERVE(world, world->moved, world->moved_capacity, world->moved_count + 1))
+    {
+        return PX_ERR_OUT_OF_MEMORY;
+    }
+    int32_t proxy = PX_NULL_INDEX;
+    status = px_dynamic_tree_create_proxy(world->trees[def->type], &box, (void*)(intptr_t)index, &proxy);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    if (index == world->free_body)
+    {
+        world->free_body = world->bodies[index].next_free;
+    }
+    else
+    {
+        world->body_high++;
+    }
+    pxi_body* b = &world->bodies[index];
+    uint32_t generation = b->generation + 1u;
+    if (generation == 0u)
+    {
+        generation = 1u;
+    }
+    memset(b, 0, sizeof(*b));
+    b->shape = def->shape;
+    b->mesh = def->mesh;
+    b->pose = pose;
+    b->aabb = box;
+    px_v3_copy(pose.p, b->last_p);
+    b->user_data = def->user_data;
+    b->category_bits = def->category_bits;
+    b->mask_bits = def->mask_bits;
+    b->generation = generation;
+    b->proxy = proxy;
+    b->next_free = PX_NULL_INDEX;
+    b->type = (uint8_t)def->type;
+    b->alive = true;
+    b->touched = true;
+    b->requery = true;
+    (void)push_moved(world, index); /* reserved above */
+    world->body_count++;
+    world->moving_count += def->type == PX_BODY_MOVING ? 1 : 0;
+    *id = pxi_body_id(world, index);
+    return PX_OK;
+}
+
+px_status px_world_destroy_body(px_world* world, px_body_id id)
+{
+    const pxi_body* cb = pxi_world_body(world, id);
+    if (cb == NULL || world->cookie != PXI_WORLD_COOKIE)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    pxi_body* b = &world->bodies[id.index];
+    px_status status = px_dynamic_tree_destroy_proxy(world->trees[b->type], b->proxy);
+    if (status != PX_OK)
+    {
+        return status; /* not reached: a live body always has its proxy */
+    }
+    world->body_count--;
+    world->moving_count -= b->type == PX_BODY_MOVING ? 1 : 0;
+    b->alive = false;
+    b->proxy = PX_NULL_INDEX;
+    b->next_free = world->free_body;
+    world->free_body = id.index;
+    /* a moved-list entry of a dead body is skipped by the update; its pairs go stale */
+    return PX_OK;
+}
+
+px_status px_world_set_pose(px_world* world, px_body_id id, const px_transform* pose)
+{
+    const pxi_body* cb = pxi_world_body(world, id);
+    if (cb == NULL || pose == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    px_transform np;
+    px_status status = px_transform_normalized(pose, &np);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    pxi_body* b = &world->bodies[id.index];
+    px_aabb box;
+    status = body_aabb(&b->shape, b->mesh, &np, &box);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    if (!b->moved && !PXI_RESERVE(world, world->moved, world->moved_capacity, world->moved_count + 1))
+    {
+        return PX_ERR_OUT_OF_MEMORY;
+    }
+    vec3 displacement;
+    px_v3_sub(np.p, b->pose.p, displacement);
+    const float* stretch = b->type == PX_BODY_MOVING ? displacement : NULL;
+    status = px_dynamic_tree_move_proxy(world->trees[b->type], b->proxy, &box, stretch, NULL);
+    if (status != PX_OK)
+    {
+        /* a displacement that overflows the fat box: move without stretching */
+        status = px_dynamic_tree_move_proxy(world->trees[b->type], b->proxy, &box, NULL, NULL);
+        if (status != PX_OK)
+        {
+            return status;
+        }
+    }
+    b->pose = np;
+    b->aabb = box;
+    b->touched = true;
+    (void)push_moved(world, id.index);
+    return PX_OK;
+}
+
+px_status px_world_set_filter(px_world* world, px_body_id id, uint32_t category_bits, uint32_t mask_bits)
+{
+    const pxi_body* cb = pxi_world_body(world, id);
+    if (cb == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    pxi_body* b = &world->bodies[id.index];
+    if (!b->moved && !PXI_RESERVE(world, world->moved, world->moved_capacity, world->moved_count + 1))
+    {
+        return PX_ERR_OUT_OF_MEMORY;
+    }
+    b->category_bits = category_bits;
+    b->mask_bits = mask_bits;
+    b->touched = true;
+    b->requery = true;
+    (void)push_moved(world, id.index);
+    return PX_OK;
+}
+
+px_status px_world_get_pose(const px_world* world, px_body_id id, px_transform* pose)
+{
+    if (pose == NULL)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    const pxi_body* b = pxi_world_body(world, id);
+    if (b == NULL)
+    {
+        px_transform_identity(pose);
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    *pose = b->pose;
+    return PX_OK;
+}
+
+void* px_world_body_user_data(const px_world* world, px_body_id id)
+{
+    const pxi_body* b = pxi_world_body(world, id);
+    return b != NULL ? b->user_data : NULL;
+}
+
+bool px_world_is_body(const px_world* world, px_body_id id)
+{
+    return pxi_world_body(world, id) != NULL;
+}
+
+int px_world_body_count(const px_world* world)
+{
+    return world != NULL ? world->body_count : 0;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Broadphase                                                                                         */
+
+static inline uint64_t pair_key(int32_t a, int32_t b)
+{
+    uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
+    return (uint64_t)lo << 32 | hi;
+}
+
+typedef struct pxi_gather
+{
+    px_world* world;
+    int32_t self; /* querying body (tree queries), or PX_NULL_INDEX (update_pairs) */
+    bool failed;
+} pxi_gather;
+
+/* Record a candidate pair after the checks that do not change between updates. */
+static void add_candidate(pxi_gather* g, int32_t a, int32_t b)
+{
+    px_world* w = g->world;
+    const pxi_body* ba = &w->bodies[a];
+    const pxi_body* bb = &w->bodies[b];
+    if (a == b || (ba->mesh != NULL && bb->mesh != NULL) ||
+        (ba->type == PX_BODY_STATIC && bb->type == PX_BODY_STATIC) || !pxi_filter_pass(ba, bb))
+    {
+        return;
+    }
+    if (!PXI_RESERVE(w, w->new_keys, w->new_key_capacity, w->new_key_count + 1))
+    {
+        g->failed = true;
+        return;
+    }
+    w->new_keys[w->new_key_count++] = pair_key(a, b);
+}
+
+static void on_tree_pair(int32_t proxy_a, int32_t proxy_b, void* context)
+{
+    pxi_gather* g = (pxi_gather*)context;
+    px_dynamic_tree* tree = g->world->trees[PXI_TREE_MOVING];
+    add_candidate(g, pxi_proxy_body(px_dynamic_tree_user_data(tree, proxy_a)),
+                  pxi_proxy_body(px_dynamic_tree_user_data(tree, proxy_b)));
+}
+
+static bool on_tree_query(int32_t proxy_id, void* user_data, void* context)
+{
+    (void)proxy_id;
+    pxi_gather* g = (pxi_gather*)context;
+    add_candidate(g, g->self, pxi_proxy_body(user_data));
+    return !g->failed;
+}
+
+static int compare_keys(const void* x, const void* y)
+{
+    uint64_t a = *(const uint64_t*)x, b = *(const uint64_t*)y;
+    return (a > b) - (a < b);
+}
+
+/* Stage 1: the candidate pairs of this update in world->new_keys, sorted and unique. */
+static px_status find_new_pairs(px_world* w)
+{
+    w->new_key_count = 0;
+    pxi_gather g = {w, PX_NULL_INDEX, false};
+    for (int i = 0; i < w->moved_count && !g.failed; ++i)
+    {
+        int32_t index = w->moved[i];
+        const pxi_body* b = &w->bodies[index];
+        if (!b->alive)
+        {
+            continue;
+        }
+        bool reinserted = px_dynamic_tree_was_moved(w->trees[b->type], b->proxy);
+        if (!reinserted && !b->requery)
+        {
+            continue;
+        }
+        px_aabb fat;
+        if (px_dynamic_tree_fat_aabb(w->trees[b->type], b->proxy, &fat) != PX_OK)
+        {
+            continue; /* not reached */
+        }
+        g.self = index;
+        /* moving-moving pairs of reinserted proxies come from update_pairs below */
+        bool query_static = b->type == PX_BODY_MOVING;
+        bool query_moving = b->type == PX_BODY_STATIC || b->requery;
+        /* a fat box is finite, so these cannot fail */
+        if (query_static && px_dynamic_tree_query(w->trees[PXI_TREE_STATIC], &fat, on_tree_query, &g) != PX_OK)
+        {
+            g.failed = true;
+        }
+        if (query_moving && px_dynamic_tree_query(w->trees[PXI_TREE_MOVING], &fat, on_tree_query, &g) != PX_OK)
+        {
+            g.failed = true;
+        }
+    }
+    if (g.failed)
+    {
+        return PX_ERR_OUT_OF_MEMORY;
+    }
+    g.self = PX_NULL_INDEX;
+    px_status status = px_dynamic_tree_update_pairs(w->trees[PXI_TREE_MOVING], on_tree_pair, &g);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    if (g.failed)
+    {
+        return PX_ERR_OUT_OF_MEMORY;
+    }
+    if (w->new_key_count > 1)
+    {
+        qsort(w->new_keys, (size_t)w->new_key_count, sizeof(uint64_t), compare_keys);
+        int n = 1;
+        for (int i = 1; i < w->new_key_count; ++i)
+        {
+            if (w->new_keys[i] != w->new_keys[n - 1])
+            {
+                w->new_keys[n++] = w->new_keys[i];
+            }
+        }
+        w->new_key_count = n;
+    }
+    return PX_OK;
+}
+
+static void free_mesh_block(px_world* w, pxi_pair* p)
+{
+    if (p->mesh_block != PX_NULL_INDEX)
+    {
+        w->mesh_blocks[p->mesh_block].next_free = w->free_mesh_block;
+        w->free_mesh_block = p->mesh_block;
+        p->mesh_block = PX_NULL_INDEX;
+    }
+}
+
+/* A fresh pair for key; a mesh pair gets a block of manifolds. False on allocation failure. */
+static bool init_pair(px_world* w, pxi_pair* p, uint64_t key)
+{
+    int32_t a = (int32_t)(key >> 32), b = (int32_t)(key & 0xFFFFFFFFu);
+    memset(p, 0, sizeof(*p));
+    p->key = key;
+    p->generation_a = w->bodies[a].generation;
+    p->generation_b = w->bodies[b].generation;
+    p->mesh_block = PX_NULL_INDEX;
+    p->fresh = true;
+    if (w->bodies[a].mesh != NULL || w->bodies[b].mesh != NULL)
+    {
+        int32_t block = w->free_mesh_block;
+        if (block != PX_NULL_INDEX)
+        {
+            w->free_mesh_block = w->mesh_blocks[block].next_free;
+        }
+        else
+        {
+            if (!PXI_RESERVE(w, w->mesh_blocks, w->mesh_block_capacity, w->mesh_block_count + 1))
+            {
+                return false;
+            }
+            block = w->mesh_block_count++;
+        }
+        w->mesh_blocks[block].next_free = PX_NULL_INDEX;
+        p->mesh_block = block;
+    }
+    return true;
+}
+
+static bool pair_is_stale(const px_world* w, const pxi_pair* p)
+{
+    const pxi_body* a = &w->bodies[p->key >> 32];
+    const pxi_body* b = &w->bodies[p->key & 0xFFFFFFFFu];
+    return !a->alive || !b->alive || a->generation != p->generation_a || b->generation != p->generation_b;
+}
+
+/* Stage 2: merge the sorted candidates into the sorted pair set. */
+static px_status merge_pairs(px_world* w)
+{
+    int need = w->pair_count + w->new_key_count;
+    if (!PXI_RESERVE(w, w->pairs_next, w->pairs_next_capacity, need))
+    {
+        return PX_ERR_OUT_OF_MEMORY;
+    }
+    /* mesh blocks are the only other thing that grows: reserve the worst case so the merge cannot fail */
+    if (!PXI_RESERVE(w, w->mesh_blocks, w->mesh_block_capacity, w->mesh_block_count + w->new_key_count))
+    {
+        return PX_ERR_OUT_OF_MEMORY;
+    }
+    int i = 0, j = 0, n = 0;
+    pxi_pair* out = w->pairs_next;
+    while (i < w->pair_count || j < w->new_key_count)
+    {
+        if (j >= w->new_key_count || (i < w->pair_count && w->pairs[i].key < w->new_keys[j]))
+        {
+            out[n++] = w->pairs[i++];
+        }
+        else if (i >= w->pair_count || w->new_keys[j] < w->pairs[i].key)
+        {
+            (void)init_pair(w, &out[n++], w->new_keys[j++]);
+        }
+        else
+        {
+            /* already a pair; a slot reused since makes it a new pair */
+            out[n] = w->pairs[i++];
+            if (pair_is_stale(w, &out[n]))
+            {
+                free_mesh_block(w, &out[n]);
+                (void)init_pair(w, &out[n], w->new_keys[j]);
+            }
+            ++n;
+            ++j;
+        }
+    }
+    pxi_pair* t = w->pairs;
+    int tc = w->pair_capacity;
+    w->pairs = w->pairs_next;
+    w->pair_capacity = w->pairs_next_capacity;
+    w->pairs_next = t;
+    w->pairs_next_capacity = tc;
+    w->pair_count = n;
+    return PX_OK;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Narrowphase                                                                                        */
+
+typedef struct pxi_narrow
+{
+    px_world* world;
+    px_manifold_config config;
+} pxi_narrow;
+
+static float deepest(const px_manifold* m)
+{
+    float d = INFINITY;
+    for (int i = 0; i < m->count; ++i)
+    {
+        d = fminf(d, m->points[i].separation);
+    }
+    return d;
+}
+
+typedef struct pxi_mesh_pair
+{
+    const pxi_narrow* narrow;
+    const pxi_body* convex;
+    const pxi_body* mesh_body;
+    bool mesh_is_a;
+    const float* vertices;
+    const int32_t* indices;
+    pxi_mesh_block* block;
+    int count;
+    px_status status;
+} pxi_mesh_pair;
+
+/* Keep the PX_WORLD_MAX_MESH_MANIFOLDS deepest triangle manifolds (ties: the lower triangle index), so the
+ * result does not depend on the order the BVH reports triangles in. */
+static bool on_mesh_triangle(int32_t triangle, void* context)
+{
+    pxi_mesh_pair* mp = (pxi_mesh_pair*)context;
+    const int32_t* t = &mp->indices[3 * triangle];
+    px_shape tri = px_shape_triangle(&mp->vertices[3 * t[0]], &mp->vertices[3 * t[1]], &mp->vertices[3 * t[2]]);
+    px_manifold m;
+    px_status s;
+    if (mp->mesh_is_a)
+    {
+        s = pxi_manifold_world_cached(&tri, &mp->mesh_body->pose, &mp->convex->shape, &mp->convex->pose,
+                                      &mp->narrow->config, NULL, &m);
+    }
+    else
+    {
+        s = pxi_manifold_world_cached(&mp->convex->shape, &mp->convex->pose, &tri, &mp->mesh_body->pose,
+                                      &mp->narrow->config, NULL, &m);
+    }
+    if (s < 0 || m.count == 0)
+    {
+        return true; /* a degenerate triangle the contact query refuses is skipped */
+    }
+    if (s > 0 && mp->status == PX_OK)
+    {
+        mp->status = s;
+    }
+    float depth = deepest(&m);
+    pxi_mesh_block* blk = mp->block;
+    int slot = mp->count;
+    if (slot == PX_WORLD_MAX_MESH_MANIFOLDS)
+    {
+        /* replace the shallowest kept one if this is deeper */
+        int worst = 0;
+        float worst_depth = -INFINITY;
+        for (int i = 0; i < slot; ++i)
+        {
+            float d = deepest(&blk->manifolds[i]);
+            if (d > worst_depth || (d == worst_depth && blk->triangles[i] > blk->triangles[worst]))
+            {
+                worst = i;
+                worst_depth = d;
+            }
+        }
+        if (depth > worst_depth || (depth == worst_depth && triangle > blk->triangles[worst]))
+        {
+            return true;
+        }
+        slot = worst;
+    }
+    else
+    {
+        mp->count++;
+    }
+    blk->manifolds[slot] = m;
+    blk->triangles[slot] = triangle;
+    return true;
+}
+
+static px_status narrow_mesh_pair(const pxi_narrow* n, pxi_pair* p, const pxi_body* a, const pxi_body* b)
+{
+    px_world* w = n->world;
+    pxi_mesh_pair mp;
+    mp.narrow = n;
+    mp.mesh_is_a = a->mesh != NULL;
+    mp.mesh_body = mp.mesh_is_a ? a : b;
+    mp.convex = mp.mesh_is_a ? b : a;
+    mp.vertices = px_mesh_vertices(mp.mesh_body->mesh);
+    mp.indices = px_mesh_indices(mp.mesh_body->mesh);
+    mp.block = &w->mesh_blocks[p->mesh_block];
+    mp.count = 0;
+    mp.status = PX_OK;
+    if (mp.vertices != NULL && mp.indices != NULL)
+    {
+        /* the convex shape's world box, grown by the margin, as a box in the mesh's frame */
+        const px_transform* mpose = &mp.mesh_body->pose;
+        px_rot r;
+        px_rot_from_quat(mpose->q, &r);
+        vec3 c, h, lc;
+        for (int k = 0; k < 3; ++k)
+        {
+            c[k] = 0.5f * (mp.convex->aabb.min[k] + mp.convex->aabb.max[k]);
+            h[k] = 0.5f * (mp.convex->aabb.max[k] - mp.convex->aabb.min[k]) + n->config.margin;
+        }
+        px_v3_sub(c, mpose->p, c);
+        px_rot_tmulv(&r, c, lc);
+        px_aabb q;
+        for (int i = 0; i < 3; ++i)
+        {
+            float e = fabsf(r.c[i][0]) * h[0] + fabsf(r.c[i][1]) * h[1] + fabsf(r.c[i][2]) * h[2];
+            e += 1.0e-6f * (fabsf(lc[i]) + e) + 1.0e-6f * (fabsf(c[i]) + fabsf(mpose->p[i]));
+            q.min[i] = lc[i] - e;
+            q.max[i] = lc[i] + e;
+        }
+        px_status s = px_mesh_query_aabb(mp.mesh_body->mesh, &q, on_mesh_triangle, &mp);
+        if (s < 0)
+        {
+            mp.count = 0;
+            mp.status = s;
+        }
+    }
+    /* triangle order */
+    pxi_mesh_block* blk = mp.block;
+    for (int i = 1; i < mp.count; ++i)
+    {
+        px_manifold m = blk->manifolds[i];
+        int32_t t = blk->triangles[i];
+        int j = i - 1;
+        while (j >= 0 && blk->triangles[j] > t)
+        {
+            blk->manifolds[j + 1] = blk->manifolds[j];
+            blk->triangles[j + 1] = blk->triangles[j];
+            --j;
+        }
+        blk->manifolds[j + 1] = m;
+        blk->triangles[j + 1] = t;
+    }
+    p->contact_count = (int16_t)mp.count;
+    return mp.status;
+}
+
+static void narrow_pair(const pxi_narrow* n, pxi_pair* p)
+{
+    px_world* w = n->world;
+    if (pair_is_stale(w, p))
+    {
+        p->remove = true;
+        return;
+    }
+    const pxi_body* a = &w->bodies[p->key >> 32];
+    const pxi_body* b = &w->bodies[p->key & 0xFFFFFFFFu];
+    bool was_touching = p->touching;
+    if (!p->fresh && !a->touched && !b->touched)
+    {
+        /* neither body moved nor changed filters: last update's result stands */
+        p->touching = was_touching; /* began is recomputed false in the gather */
+        p->status = PX_OK;
+        return;
+    }
+    if (!pxi_filter_pass(a, b))
+    {
+        p->remove = true;
+        return;
+    }
+    px_aabb fa, fb;
+    if (px_dynamic_tree_fat_aabb(w->trees[a->type], a->proxy, &fa) != PX_OK ||
+        px_dynamic_tree_fat_aabb(w->trees[b->type], b->proxy, &fb) != PX_OK || !px_aabb_overlap(&fa, &fb))
+    {
+        p->remove = true;
+        return;
+    }
+    px_status s;
+    if (p->mesh_block != PX_NULL_INDEX)
+    {
+        s = narrow_mesh_pair(n, p, a, b);
+    }
+    else
+    {
+        s = pxi_manifold_world_cached(&a->shape, &a->pose, &b->shape, &b->pose, &n->config, &p->cache,
+                                      &p->manifold);
+        p->contact_count = (int16_t)(s >= 0 && p->manifold.count > 0 ? 1 : 0);
+    }
+    p->status = s;
+}
+
+static void narrow_task(int begin, int end, int worker, void* context)
+{
+    (void)worker;
+    const pxi_narrow* n = (const pxi_narrow*)context;
+    for (int i = begin; i < end; ++i)
+    {
+        narrow_pair(n, &n->world->pairs[i]);
+    }
+}
+
+static void run_tasks(const px_task_system* tasks, px_task_fn* fn, int count, int min_range, void* context)
+{
+    if (count <= 0)
+    {
+        return;
+    }
+    void* handle = NULL;
+    if (tasks->enqueue != NULL)
+    {
+        handle = tasks->enqueue(fn, count, min_range, context, tasks->user_context);
+        if (handle != NULL)
+        {
+            tasks->finish(handle, tasks->user_context);
+        }
+        return;
+    }
+    fn(0, count, 0, context);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Update                                                                                             */
+
+px_status px_world_update(px_world* world)
+{
+    if (world == NULL || world->cookie != PXI_WORLD_COOKIE)
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    px_world* w = world;
+    px_status status = find_new_pairs(w);
+    if (status == PX_OK)
+    {
+        status = merge_pairs(w);
+    }
+    if (status != PX_OK)
+    {
+        /* The last contacts stand. The trees' moved marks may be gone, so the bodies moved since the last
+         * update look for their pairs in both trees at the retry. */
+        for (int i = 0; i < w->moved_count; ++i)
+        {
+            w->bodies[w->moved[i]].requery = true;
+        }
+        return status;
+    }
+    /* the output can hold every pair's contacts: reserve before the narrowphase changes anything */
+    int most = 0;
+    for (int i = 0; i < w->pair_count; ++i)
+    {
+        most += w->pairs[i].mesh_block != PX_NULL_INDEX ? PX_WORLD_MAX_MESH_MANIFOLDS : 1;
+    }
+    if (!PXI_RESERVE(w, w->contacts, w->contact_capacity, most))
+    {
+        return PX_ERR_OUT_OF_MEMORY;
+    }
+
+    pxi_narrow n;
+    n.world = w;
+    n.config = px_manifold_default_config();
+    n.config.margin = w->def.contact_margin;
+    for (int i = 0; i < w->pair_count; ++i)
+    {
+        w->pairs[i].remove = false;
+    }
+    run_tasks(&w->def.tasks, narrow_task, w->pair_count, PXI_WORLD_MIN_RANGE, &n);
+
+    /* compaction and output, in key order */
+    px_world_stats st;
+    memset(&st, 0, sizeof(st));
+    int kept = 0, nc = 0;
+    for (int i = 0; i < w->pair_count; ++i)
+    {
+        pxi_pair* p = &w->pairs[i];
+        if (p->remove)
+        {
+            free_mesh_block(w, p);
+            continue;
+        }
+        if (p->status > 0)
+        {
+            st.warnings++;
+            if (status == PX_OK)
+            {
+                status = p->status;
+            }
+        }
+        st.new_pairs += p->fresh ? 1 : 0;
+        bool began = !p->touching && p->contact_count > 0;
+        p->touching = p->contact_count > 0;
+        p->fresh = false;
+        int32_t ia = (int32_t)(p->key >> 32), ib = (int32_t)(p->key & 0xFFFFFFFFu);
+        px_body_id ida = pxi_body_id(w, ia), idb = pxi_body_id(w, ib);
+        for (int k = 0; k < p->contact_count; ++k)
+        {
+            px_world_contact* c = &w->contacts[nc++];
+            c->body_a = ida;
+            c->body_b = idb;
+            c->began = began;
+            if (p->mesh_block != PX_NULL_INDEX)
+            {
+                c->triangle = w->mesh_blocks[p->mesh_block].triangles[k];
+                c->manifold = w->mesh_blocks[p->mesh_block].manifolds[k];
+            }
+            else
+            {
+                c->triangle = PX_NULL_INDEX;
+                c->manifold = p->manifold;
+            }
+            st.point_count += c->manifold.count;
+        }
+        st.touching_pairs += p->contact_count > 0 ? 1 : 0;
+        w->pairs[kept++] = *p;
+    }
+    w->pair_count = kept;
+    w->contact_count = nc;
+    for (int i = 0; i < w->moved_count; ++i)
+    {
+        pxi_body* b = &w->bodies[w->moved[i]];
+        b->moved = false;
+        b->touched = false;
+        b->requery = false;
+        px_v3_copy(b->pose.p, b->last_p);
+    }
+    w->moved_count = 0;
+    st.body_count = w->body_count;
+    st.moving_count = w->moving_count;
+    st.pair_count = kept;
+    st.contact_count = nc;
+    st.tree_height_moving = px_dynamic_tree_height(w->trees[PXI_TREE_MOVING]);
+    st.tree_height_static = px_dynamic_tree_height(w->trees[PXI_TREE_STATIC]);
+    w->stats = st;
+    return status;
+}
+
+const px_world_contact* px_world_contacts(const px_world* world, int* count)
+{
+    if (count != NULL)
+    {
+        *count = world != NULL ? world->contact_count : 0;
+    }
+    return world != NULL ? world->contacts : NULL;
+}
+
+px_world_stats px_world_get_stats(const px_world* world)
+{
+    px_world_stats st;
+    if (world == NULL)
+    {
+        memset(&st, 0, sizeof(st));
+        return st;
+    }
+    return world->stats;
+}
