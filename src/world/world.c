@@ -17,6 +17,7 @@
  */
 #include "world_internal.h"
 
+#include "../core/task_internal.h"
 #include "../narrowphase/manifold_internal.h"
 
 #include <stdlib.h>
@@ -864,25 +865,6 @@ static void narrow_task(int begin, int end, int worker, void* context)
     }
 }
 
-static void run_tasks(const px_task_system* tasks, px_task_fn* fn, int count, int min_range, void* context)
-{
-    if (count <= 0)
-    {
-        return;
-    }
-    void* handle = NULL;
-    if (tasks->enqueue != NULL)
-    {
-        handle = tasks->enqueue(fn, count, min_range, context, tasks->user_context);
-        if (handle != NULL)
-        {
-            tasks->finish(handle, tasks->user_context);
-        }
-        return;
-    }
-    fn(0, count, 0, context);
-}
-
 /* ------------------------------------------------------------------------------------------------ */
 /* Update                                                                                             */
 
@@ -927,7 +909,7 @@ px_status px_world_update(px_world* world)
     {
         w->pairs[i].remove = false;
     }
-    run_tasks(&w->def.tasks, narrow_task, w->pair_count, PXI_WORLD_MIN_RANGE, &n);
+    pxi_run_tasks(&w->def.tasks, narrow_task, w->pair_count, PXI_WORLD_MIN_RANGE, &n);
 
     /* compaction and output, in key order */
     px_world_stats st;

@@ -15,6 +15,12 @@
  * precedence. A narrowphase error (possible only from a user support function or hull points that turned
  * non-finite after the body was made) stops the query with that error and the documented empty result.
  *
+ * Rays: the closest-hit walk is clipped to the best t so far (raised by a few parts in 1e5 so that a tie,
+ * which the lower body index wins, is still visited), and every body is cast with the caller's full ray, so
+ * its t never depends on the clipping. Rays see the trees' fat boxes: with the default aabb_margin these
+ * cover the GJK ray cast's contact band, but with aabb_margin = 0 a GJK ray that passes within the band of
+ * a shape (about 1e-5 of its size) yet outside its tight box is not reported.
+ *
  * Shape cast pruning: the trees are queried with the union of the shape's box at the start and at the end
  * of the sweep. For each candidate, the fraction at which the moving box first meets the body's padded
  * tight box (a slab test) is a lower bound of the fraction at which the shapes can meet: a candidate whose
@@ -68,15 +74,25 @@ static const pxi_body* proxy_body(const px_world* world, void* user_data, int32_
     return &world->bodies[i];
 }
 
-/* Grow a box by extra plus a small amount relative to its size and to its coordinates' magnitude. extra
- * may be INFINITY (every box then overlaps). */
-static void pad_box(const px_aabb* box, float extra, px_aabb* dest)
+/* The largest edge of a box (0 for an inverted one). */
+static float box_size(const px_aabb* box)
+{
+    float size = 0.0f;
+    for (int k = 0; k < 3; ++k)
+    {
+        size = px_maxf(size, box->max[k] - box->min[k]);
+    }
+    return size;
+}
+
+/* Grow a box by extra, plus PXI_PAD_SIZE of size (the sizes of the shapes a test involves) and PXI_PAD_COORD
+ * of the magnitude of its coordinates on each axis. extra may be INFINITY (every box then overlaps). */
+static void pad_box(const px_aabb* box, float extra, float size, px_aabb* dest)
 {
     for (int k = 0; k < 3; ++k)
     {
-        float span = box->max[k] - box->min[k];
         float mag = px_maxf(fabsf(box->min[k]), fabsf(box->max[k]));
-        float pad = extra + PXI_PAD_SIZE * span + PXI_PAD_COORD * mag + FLT_MIN;
+        float pad = extra + PXI_PAD_SIZE * size + PXI_PAD_COORD * mag + FLT_MIN;
         dest->min[k] = box->min[k] - pad;
         dest->max[k] = box->max[k] + pad;
     }
@@ -283,16 +299,17 @@ typedef struct pxi_ray_closest
     pxi_query_status status;
 } pxi_ray_closest;
 
-/* The max_t the tree walk may be clipped to: the best t so far. A hit at t = 0 cannot clip to 0 (that
- * stops the walk, and a lower body index may also be hit at 0): it clips to the smallest positive float,
- * which still visits every box the origin is in. */
+/* The max_t the tree walk may be clipped to: the best t so far, raised by a few parts in 1e5 so that a box
+ * whose entry t rounds a little above an equal t (a tie, which the lower body index wins) is still visited.
+ * A hit at t = 0 cannot clip to 0 (that stops the walk, and a lower body index may also be hit at 0): it
+ * clips to the smallest positive float, which still visits every box the origin is in. */
 static float ray_closest_clip(const pxi_ray_closest* c, float max_t)
 {
     if (c->best_index == PX_NULL_INDEX)
     {
         return -1.0f;
     }
-    float clip = c->best.t > 0.0f ? c->best.t : nextafterf(0.0f, 1.0f);
+    float clip = c->best.t + PXI_PAD_SIZE * c->best.t + FLT_TRUE_MIN;
     return clip < max_t ? clip : -1.0f; /* negative: go on unclipped */
 }
 
@@ -537,7 +554,7 @@ px_status px_world_overlap(const px_world* world, const px_shape* shape, const p
     }
     c.world = world;
     c.shape = shape;
-    pad_box(&box, 0.0f, &c.box);
+    pad_box(&box, 0.0f, box_size(&box), &c.box);
     c.mask = mask;
     c.bodies = bodies;
     c.capacity = capacity;
@@ -621,14 +638,9 @@ static bool shape_cast_fn(int32_t proxy_id, void* user_data, void* context)
     {
         return true;
     }
-    /* the body's box padded by the casts' band relative to both sizes */
+    /* the body's box padded by more than the casts' band (relative to both sizes) and rounding */
     px_aabb grown;
-    float extra = 0.0f;
-    for (int k = 0; k < 3; ++k)
-    {
-        extra = px_maxf(extra, c->start.max[k] - c->start.min[k]);
-    }
-    pad_box(&b->aabb, PXI_PAD_SIZE * extra, &grown);
+    pad_box(&b->aabb, 0.0f, box_size(&b->aabb) + box_size(&c->start), &grown);
     float entry;
     if (!box_entry(&c->start, c->translation, &grown, &entry))
     {
@@ -720,7 +732,7 @@ px_status px_world_shape_cast(const px_world* world, const px_shape* shape, cons
         return PX_ERR_NON_FINITE;
     }
     px_aabb_union(&c.start, &end, &c.swept);
-    pad_box(&c.swept, 0.0f, &c.swept);
+    pad_box(&c.swept, 0.0f, box_size(&c.start), &c.swept);
     for (int k = 0; k < 2 && c.status.error == PX_OK; ++k)
     {
         status = px_dynamic_tree_query(world->trees[k], &c.swept, shape_cast_fn, &c);
@@ -906,7 +918,7 @@ px_status px_world_proximity(px_world* world, float threshold, px_world_proximit
             continue;
         }
         g.self = i;
-        pad_box(&b->aabb, threshold, &g.box);
+        pad_box(&b->aabb, threshold, box_size(&b->aabb), &g.box);
         for (int k = 0; k < 2; ++k)
         {
             g.higher_only = k == PXI_TREE_MOVING;
@@ -1029,7 +1041,7 @@ px_status px_world_body_proximity(const px_world* world, px_body_id body, float 
     memset(&c, 0, sizeof(c));
     c.world = world;
     c.self = body.index;
-    pad_box(&self->aabb, threshold, &c.box);
+    pad_box(&self->aabb, threshold, box_size(&self->aabb), &c.box);
     c.threshold = threshold;
     c.pairs = pairs;
     c.capacity = capacity;
