@@ -6,7 +6,10 @@
  * boxes, the contact repair (a cylinder standing on a box), and bad input. Two boxes take their own
  * closed-form path (manifold_box.c), checked against the general path on the same boxes, stacks against
  * rectangle overlaps clipped in double, crossing edges, rounded boxes, swapped order and random small
- * motions. Seeds are fixed; PX_TEST_SEED replays another stream.
+ * motions. Triangles (two faces, front and back): boxes resting on them, on their edges and over small
+ * triangles, triangles leaning on boxes, the back side, capsules, rounded triangles, both orders, small
+ * motions, degenerate triangles, and random boxes checked against the triangle's plane in double and
+ * px_contact_world's depth. Seeds are fixed; PX_TEST_SEED replays another stream.
  *
  * Invariants checked on every manifold (check_invariants): unit normal; 0..4 points; distinct ids;
  * separation <= margin; point_b = point_a + separation * normal; point_a on A's surface and point_b on B's
@@ -18,6 +21,7 @@
 #include "proxima/proxima.h"
 #include "shapes/hull_internal.h"
 #include "support/dquat.h"
+#include "support/ref_geometry.h"
 #include "support/rng.h"
 #include "test.h"
 
@@ -199,6 +203,13 @@ static double shape_sdf(const px_shape* s, const px_transform* t, const float xw
         double dy = fabs(x[1]) - (double)s->cylinder.half_height;
         double outside = sqrt(fmax(dr, 0.0) * fmax(dr, 0.0) + fmax(dy, 0.0) * fmax(dy, 0.0));
         return outside + fmin(fmax(dr, dy), 0.0) - r;
+    }
+    case PX_SHAPE_TRIANGLE: {
+        ldv3 lx = {x[0], x[1], x[2]}, va, vb, vc, closest;
+        ldv_from_f(s->triangle.a, va);
+        ldv_from_f(s->triangle.b, vb);
+        ldv_from_f(s->triangle.c, vc);
+        return (double)sqrtl(ld_closest_triangle(lx, va, vb, vc, closest)) - r;
     }
     case PX_SHAPE_HULL: {
         const struct px_hull* h = s->hull.built;
@@ -2321,6 +2332,642 @@ static int box_id_stability_random(void)
     return 0;
 }
 
+/* ----------------------------------------------------------------------------------------------------- */
+/* Triangles: flat polytopes with a front face (0, vertices a, b, c) and a back face (1, vertices a, c, b) */
+
+#define PXT_FACE 0u   /* feature kinds (manifold.h) */
+#define PXT_VERTEX 1u
+
+/* World vertices of a posed triangle and the unit normal along cross(b - a, c - a), in double. */
+static void dtri_world(const px_shape* t, const px_transform* pose, double v[3][3], double n[3])
+{
+    const float* local[3] = {t->triangle.a, t->triangle.b, t->triangle.c};
+    for (int i = 0; i < 3; ++i)
+    {
+        const double l[3] = {(double)local[i][0], (double)local[i][1], (double)local[i][2]};
+        pose_point(pose, l, v[i]);
+    }
+    double e1[3], e2[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        e1[k] = v[1][k] - v[0][k];
+        e2[k] = v[2][k] - v[0][k];
+    }
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int k = 0; k < 3; ++k)
+    {
+        n[k] /= len;
+    }
+}
+
+/* Signed distance of world point x from the plane through v0 with unit normal n. */
+static double dplane_distance(const double v0[3], const double n[3], const float x[3])
+{
+    return ((double)x[0] - v0[0]) * n[0] + ((double)x[1] - v0[1]) * n[1] + ((double)x[2] - v0[2]) * n[2];
+}
+
+/* The world pose of a point given in the frame (scene) of another pose, as child_pose with no rotation of
+ * its own. */
+static void scene_point(const px_transform* scene, double x, double y, double z, double out[3])
+{
+    const double local[3] = {x, y, z};
+    pose_point(scene, local, out);
+}
+
+/* The checks every triangle manifold gets: the invariants (point_a on A's surface, point_b on B's, both in
+ * double, so every separation is the exact gap along the normal at that point), and the deepest separation
+ * against px_contact_world's distance within 1e-4 * size (plus the reduction's tie band, 0.05 margin, when
+ * four points may have been chosen among more), when compare_depth. */
+static int check_tri_manifold(const char* label, const px_shape* a, const px_transform* ta, const px_shape* b,
+                              const px_transform* tb, const px_manifold* m, const px_manifold_config* config,
+                              double size, bool compare_depth)
+{
+    if (check_invariants(label, a, ta, b, tb, m, config->margin) != 0)
+    {
+        print_manifold(label, m);
+        return 1;
+    }
+    if (!compare_depth || m->count == 0)
+    {
+        return 0;
+    }
+    px_contact c;
+    PX_CHECK(px_contact_world(a, ta, b, tb, &config->contact, &c) >= 0);
+    double tol = 1e-4 * size + (m->count == 4 ? 0.05 * (double)config->margin : 0.0);
+    if (!(fabs(deepest(m) - (double)c.distance) <= tol))
+    {
+        fprintf(stderr, "%s: deepest %.9g, contact distance %.9g (tol %.3g)\n", label, deepest(m),
+                (double)c.distance, tol);
+        print_manifold(label, m);
+        return 1;
+    }
+    return 0;
+}
+
+/* ab and ba are the manifolds of (A, B) and (B, A): the same points (ab's point_a is ba's point_b), the
+ * same separations, negated normals, and ids with their halves swapped. */
+static int check_mirrored(const char* label, const px_manifold* ab, const px_manifold* ba, double tol)
+{
+    bool bad = ab->count != ba->count;
+    for (int k = 0; k < 3 && !bad; ++k)
+    {
+        bad = !(fabs((double)ab->normal[k] + (double)ba->normal[k]) <= 1e-5);
+    }
+    for (int i = 0; i < ab->count && !bad; ++i)
+    {
+        int j = -1;
+        for (int k = 0; k < ba->count; ++k)
+        {
+            j = ba->points[k].id == id_swapped(ab->points[i].id) ? k : j;
+        }
+        double pa[3] = {ab->points[i].point_a[0], ab->points[i].point_a[1], ab->points[i].point_a[2]};
+        bad = j < 0 || find_point(ba, 1, pa, tol) != j ||
+              !(fabs((double)ab->points[i].separation - (double)ba->points[j].separation) <= tol);
+    }
+    if (bad)
+    {
+        fprintf(stderr, "%s: not mirrored\n", label);
+        print_manifold("  A/B", ab);
+        print_manifold("  B/A", ba);
+        return 1;
+    }
+    return 0;
+}
+
+/* A big triangle in the scene's y = 0 plane, front face up: cross(b - a, c - a) = +y. */
+static px_shape big_triangle(void)
+{
+    return px_shape_triangle((vec3){-3.0f, 0.0f, -2.0f}, (vec3){0.0f, 0.0f, 4.0f}, (vec3){3.0f, 0.0f, -2.0f});
+}
+
+/* A box resting flat on a big triangle, under several scene poses and yaws, both orders, the triangle
+ * rounded or not: four points at the box's bottom corners, depth 1e-3, the triangle's normal; ids name the
+ * triangle's front face (0) with its interior and the box's bottom face with its corners. */
+static int tri_box_resting(void)
+{
+    px_rng rng = px_rng_seeded(0x6d74720aull);
+    px_manifold_config config = px_manifold_default_config();
+    const float h[3] = {0.4f, 0.3f, 0.25f};
+    px_shape box = px_shape_box(h);
+    for (int trial = 0; trial < 40; ++trial)
+    {
+        px_shape tri = big_triangle();
+        tri.radius = trial % 4 == 3 ? 0.05f : 0.0f;
+        double qs[4], yaw[4];
+        if (trial == 0)
+        {
+            qs[0] = qs[1] = qs[2] = 0.0;
+            qs[3] = 1.0;
+        }
+        else
+        {
+            px_rng_quat(&rng, qs);
+        }
+        px_transform scene = make_pose(px_rng_range(&rng, -3, 3), px_rng_range(&rng, -3, 3),
+                                       px_rng_range(&rng, -3, 3), qs);
+        double angle = trial == 0 ? 0.0 : px_rng_range(&rng, -MF_PI, MF_PI);
+        dquat_axis_angle(0, 1, 0, angle, yaw);
+        double cx = px_rng_range(&rng, -0.5, 0.5), cz = px_rng_range(&rng, -0.5, 0.5);
+        const double depth = 1e-3;
+        const double lp[3] = {cx, (double)tri.radius + (double)h[1] - depth, cz};
+        px_transform tb = child_pose(&scene, lp, yaw);
+        double qsd[4], psd[3];
+        pose_to_double(&scene, qsd, psd);
+        double up[3] = {0.0, 1.0, 0.0}, n[3];
+        dquat_rotate(qsd, up, n);
+        px_manifold ab, ba;
+        char label[48];
+        snprintf(label, sizeof(label), "resting trial %d", trial);
+        PX_CHECK_STATUS(px_manifold_world(&tri, &scene, &box, &tb, &config, &ab), PX_OK);
+        PX_CHECK_STATUS(px_manifold_world(&box, &tb, &tri, &scene, &config, &ba), PX_OK);
+        PX_CHECK(check_tri_manifold(label, &tri, &scene, &box, &tb, &ab, &config, 1.0, true) == 0);
+        PX_CHECK(check_tri_manifold(label, &box, &tb, &tri, &scene, &ba, &config, 1.0, true) == 0);
+        if (ab.count != 4)
+        {
+            print_manifold(label, &ab);
+        }
+        PX_CHECK(ab.count == 4);
+        PX_CHECK_NEAR3(ab.normal, n, 1e-5);
+        for (int c = 0; c < 4; ++c)
+        {
+            /* corner c of the box's bottom, on the triangle's surface (point_a) */
+            const double sx[4] = {-1, 1, 1, -1}, sz[4] = {-1, -1, 1, 1};
+            double local[3] = {sx[c] * h[0], 0.0, sz[c] * h[2]}, r[3];
+            dquat_rotate(yaw, local, r);
+            double corner[3];
+            scene_point(&scene, cx + r[0], (double)tri.radius, cz + r[2], corner);
+            int i = find_point(&ab, 0, corner, 4.0 * MF_POS_TOL);
+            if (i < 0)
+            {
+                print_manifold(label, &ab);
+            }
+            PX_CHECK(i >= 0);
+            PX_CHECK_NEAR(ab.points[i].separation, -depth, 4.0 * MF_POS_TOL);
+            uint32_t id = ab.points[i].id;
+            PX_CHECK((id >> 24) == 0u && ((id >> 16) & 0xFFu) == 3u); /* front face, box face -y */
+            PX_CHECK(id_kind_a(id) == PXT_FACE && id_kind_b(id) == PXT_VERTEX);
+        }
+        PX_CHECK(check_mirrored(label, &ab, &ba, 4.0 * MF_POS_TOL) == 0);
+    }
+    return 0;
+}
+
+/* A box over a triangle smaller than its bottom face: three points, at the triangle's vertices, named by
+ * them (vertex j of face 0 is the triangle's vertex j); and the box's edge resting on a triangle: two. */
+static int tri_small_and_edge(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    const float h[3] = {0.5f, 0.3f, 0.5f};
+    px_shape box = px_shape_box(h);
+    const float va[3] = {-0.3f, 0.0f, -0.2f}, vb[3] = {0.1f, 0.0f, 0.35f}, vc[3] = {0.35f, 0.0f, -0.3f};
+    px_shape tri = px_shape_triangle(va, vb, vc);
+    px_transform tt = make_pose(0, 0, 0, NULL);
+    px_transform tb = make_pose(0.05, 0.3 - 1e-3, -0.02, NULL);
+    px_manifold ab, ba;
+    PX_CHECK_STATUS(px_manifold_world(&tri, &tt, &box, &tb, &config, &ab), PX_OK);
+    PX_CHECK_STATUS(px_manifold_world(&box, &tb, &tri, &tt, &config, &ba), PX_OK);
+    PX_CHECK(check_tri_manifold("small", &tri, &tt, &box, &tb, &ab, &config, 1.0, true) == 0);
+    PX_CHECK(check_tri_manifold("small swapped", &box, &tb, &tri, &tt, &ba, &config, 1.0, true) == 0);
+    if (ab.count != 3)
+    {
+        print_manifold("small", &ab);
+    }
+    PX_CHECK(ab.count == 3);
+    PX_CHECK_NEAR(ab.normal[1], 1.0, 1e-6);
+    const float* v[3] = {va, vb, vc};
+    for (int j = 0; j < 3; ++j)
+    {
+        const double x[3] = {(double)v[j][0], (double)v[j][1], (double)v[j][2]};
+        int i = find_point(&ab, 0, x, MF_POS_TOL);
+        PX_CHECK(i >= 0);
+        PX_CHECK_NEAR(ab.points[i].separation, -1e-3, MF_POS_TOL);
+        uint32_t id = ab.points[i].id;
+        PX_CHECK((id >> 24) == 0u && ((id >> 16) & 0xFFu) == 3u);
+        PX_CHECK(((id >> 8) & 0xFFu) == (PXT_VERTEX << 6 | (unsigned)j) && id_kind_b(id) == PXT_FACE);
+    }
+    PX_CHECK(check_mirrored("small", &ab, &ba, MF_POS_TOL) == 0);
+
+    /* a box turned 0.7 rad about z (not 45 degrees, where its two lower faces tie as the incident face), on
+     * its lower edge (along z): two points, the edge's ends */
+    px_shape big = big_triangle();
+    double qz[4];
+    const double turn = 0.7;
+    dquat_axis_angle(0, 0, 1, turn, qz);
+    /* the lowest edge is corner (x, y) = (-0.5, -0.3) turned */
+    const double reach = 0.5 * sin(turn) + 0.3 * cos(turn), shift = -0.5 * cos(turn) + 0.3 * sin(turn);
+    px_transform te = make_pose(0.1, reach - 1e-3, 0.2, qz);
+    PX_CHECK_STATUS(px_manifold_world(&big, &tt, &box, &te, &config, &ab), PX_OK);
+    PX_CHECK_STATUS(px_manifold_world(&box, &te, &big, &tt, &config, &ba), PX_OK);
+    PX_CHECK(check_tri_manifold("edge", &big, &tt, &box, &te, &ab, &config, 1.0, true) == 0);
+    PX_CHECK(check_tri_manifold("edge swapped", &box, &te, &big, &tt, &ba, &config, 1.0, true) == 0);
+    if (ab.count != 2)
+    {
+        print_manifold("edge", &ab);
+    }
+    PX_CHECK(ab.count == 2);
+    PX_CHECK_NEAR(ab.normal[1], 1.0, 1e-6);
+    for (int e = 0; e < 2; ++e)
+    {
+        const double end[3] = {0.1 + shift, 0.0, 0.2 + (e == 0 ? -0.5 : 0.5)};
+        int i = find_point(&ab, 0, end, MF_POS_TOL);
+        PX_CHECK(i >= 0);
+        PX_CHECK_NEAR(ab.points[i].separation, -1e-3, MF_POS_TOL);
+    }
+    PX_CHECK(check_mirrored("edge", &ab, &ba, MF_POS_TOL) == 0);
+
+    /* a triangle leaning on the top face of a box with its edge a-c, turned by -0.3 rad about x so that a
+     * and c (z = -0.3) go down to y = -0.3 sin 0.3 and b (z = 0.5) goes up: two points, a and c, named by
+     * the triangle's back face (1), which faces the box, where a is vertex 0 and c vertex 1 */
+    px_shape top = px_shape_box((vec3){1.0f, 0.5f, 1.0f});
+    px_transform ttop = make_pose(0, -0.5, 0, NULL);
+    double qx[4];
+    dquat_axis_angle(1, 0, 0, -0.3, qx);
+    const float ea[3] = {-0.4f, 0.0f, -0.3f}, eb[3] = {0.0f, 0.0f, 0.5f}, ec[3] = {0.4f, 0.0f, -0.3f};
+    px_shape lean = px_shape_triangle(ea, eb, ec);
+    const double lift = 0.3 * sin(0.3);
+    px_transform tl = make_pose(0.1, lift - 1e-3, 0.05, qx);
+    PX_CHECK_STATUS(px_manifold_world(&top, &ttop, &lean, &tl, &config, &ab), PX_OK);
+    PX_CHECK_STATUS(px_manifold_world(&lean, &tl, &top, &ttop, &config, &ba), PX_OK);
+    PX_CHECK(check_tri_manifold("leaning", &top, &ttop, &lean, &tl, &ab, &config, 1.0, true) == 0);
+    PX_CHECK(check_tri_manifold("leaning swapped", &lean, &tl, &top, &ttop, &ba, &config, 1.0, true) == 0);
+    if (ab.count != 2)
+    {
+        print_manifold("leaning", &ab);
+    }
+    PX_CHECK(ab.count == 2);
+    PX_CHECK_NEAR(ab.normal[1], 1.0, 1e-6);
+    for (int e = 0; e < 2; ++e)
+    {
+        const double x[3] = {0.1 + (e == 0 ? -0.4 : 0.4), -1e-3, 0.05 - 0.3 * cos(0.3)};
+        int i = find_point(&ab, 1, x, MF_POS_TOL);
+        PX_CHECK(i >= 0);
+        PX_CHECK_NEAR(ab.points[i].separation, -1e-3, MF_POS_TOL);
+        uint32_t id = ab.points[i].id;
+        PX_CHECK((id >> 24) == 2u && ((id >> 16) & 0xFFu) == 1u); /* box face +y, triangle back face */
+        PX_CHECK(id_kind_a(id) == PXT_FACE && (id & 0xFFu) == (PXT_VERTEX << 6 | (unsigned)e));
+    }
+    PX_CHECK(check_mirrored("leaning", &ab, &ba, MF_POS_TOL) == 0);
+    return 0;
+}
+
+/* A box under the triangle (touching its back): the normal is the reversed triangle normal and the ids name
+ * the back face (1); a rounded triangle (radius 0.05) from below too. */
+static int tri_back_side(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    const float h[3] = {0.4f, 0.3f, 0.25f};
+    px_shape box = px_shape_box(h);
+    double qs[4], yaw[4];
+    dquat_axis_angle(1, 2, -0.5, 0.9, qs);
+    dquat_axis_angle(0, 1, 0, 0.4, yaw);
+    px_transform scene = make_pose(0.5, -1.0, 2.0, qs);
+    double qsd[4], psd[3];
+    pose_to_double(&scene, qsd, psd);
+    const double down_l[3] = {0.0, -1.0, 0.0};
+    double down[3];
+    dquat_rotate(qsd, down_l, down);
+    for (int rounded = 0; rounded < 2; ++rounded)
+    {
+        px_shape tri = big_triangle();
+        tri.radius = rounded ? 0.05f : 0.0f;
+        const double lp[3] = {0.2, -((double)tri.radius + (double)h[1] - 1e-3), -0.1};
+        px_transform tb = child_pose(&scene, lp, yaw);
+        px_manifold ab, ba;
+        PX_CHECK_STATUS(px_manifold_world(&tri, &scene, &box, &tb, &config, &ab), PX_OK);
+        PX_CHECK_STATUS(px_manifold_world(&box, &tb, &tri, &scene, &config, &ba), PX_OK);
+        PX_CHECK(check_tri_manifold("back", &tri, &scene, &box, &tb, &ab, &config, 1.0, true) == 0);
+        PX_CHECK(check_tri_manifold("back swapped", &box, &tb, &tri, &scene, &ba, &config, 1.0, true) == 0);
+        PX_CHECK(ab.count == 4);
+        PX_CHECK_NEAR3(ab.normal, down, 1e-5);
+        for (int i = 0; i < 4; ++i)
+        {
+            uint32_t id = ab.points[i].id;
+            PX_CHECK((id >> 24) == 1u && ((id >> 16) & 0xFFu) == 2u); /* back face, box face +y */
+            PX_CHECK_NEAR(ab.points[i].separation, -1e-3, 4.0 * MF_POS_TOL);
+        }
+        PX_CHECK(check_mirrored("back", &ab, &ba, 4.0 * MF_POS_TOL) == 0);
+    }
+    return 0;
+}
+
+/* A capsule lying on a triangle: its core segment's ends, two points; over the triangle's edge a-b (from
+ * (-3, 0, -2) to (0, 0, 4), so x = -3 + (z + 2) / 2 there), clipped at the edge. A rounded triangle adds its
+ * radius. Both orders. */
+static int tri_capsule(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    px_shape capsule = px_shape_capsule(0.6f, 0.2f);
+    double qz[4];
+    dquat_axis_angle(0, 0, 1, 0.5 * MF_PI, qz); /* axis along x */
+    px_transform tt = make_pose(0, 0, 0, NULL);
+    for (int rounded = 0; rounded < 2; ++rounded)
+    {
+        px_shape tri = big_triangle();
+        tri.radius = rounded ? 0.03f : 0.0f;
+        const double r = (double)tri.radius;
+        px_transform tc = make_pose(0.1, r + 0.2 - 1e-3, 0.2, qz);
+        px_manifold ab, ba;
+        PX_CHECK_STATUS(px_manifold_world(&tri, &tt, &capsule, &tc, &config, &ab), PX_OK);
+        PX_CHECK_STATUS(px_manifold_world(&capsule, &tc, &tri, &tt, &config, &ba), PX_OK);
+        PX_CHECK(check_tri_manifold("capsule", &tri, &tt, &capsule, &tc, &ab, &config, 1.0, true) == 0);
+        PX_CHECK(check_tri_manifold("capsule swapped", &capsule, &tc, &tri, &tt, &ba, &config, 1.0, true) ==
+                 0);
+        if (ab.count != 2)
+        {
+            print_manifold("capsule", &ab);
+        }
+        PX_CHECK(ab.count == 2);
+        PX_CHECK_NEAR(ab.normal[1], 1.0, 1e-6);
+        const double ends[2][3] = {{-0.5, r, 0.2}, {0.7, r, 0.2}};
+        for (int e = 0; e < 2; ++e)
+        {
+            int k = find_point(&ab, 0, ends[e], MF_POS_TOL);
+            PX_CHECK(k >= 0);
+            PX_CHECK_NEAR(ab.points[k].separation, -1e-3, MF_POS_TOL);
+            PX_CHECK(((ab.points[k].id >> 24) & 0xFFu) == 0u && ((ab.points[k].id >> 16) & 0xFFu) == 0xFEu);
+        }
+        PX_CHECK(check_mirrored("capsule", &ab, &ba, MF_POS_TOL) == 0);
+        /* over the edge a-b: at z = 0.2 the edge is at x = -1.9; the capsule's core runs over [-2.3, -1.1] */
+        tc = make_pose(-1.7, r + 0.2 - 1e-3, 0.2, qz);
+        PX_CHECK_STATUS(px_manifold_world(&tri, &tt, &capsule, &tc, &config, &ab), PX_OK);
+        PX_CHECK_STATUS(px_manifold_world(&capsule, &tc, &tri, &tt, &config, &ba), PX_OK);
+        PX_CHECK(check_tri_manifold("overhang", &tri, &tt, &capsule, &tc, &ab, &config, 1.0, true) == 0);
+        PX_CHECK(ab.count == 2);
+        const double clipped[2][3] = {{-1.9, r, 0.2}, {-1.1, r, 0.2}};
+        for (int e = 0; e < 2; ++e)
+        {
+            int k = find_point(&ab, 0, clipped[e], MF_POS_TOL);
+            PX_CHECK(k >= 0);
+            PX_CHECK_NEAR(ab.points[k].separation, -1e-3, MF_POS_TOL);
+        }
+        PX_CHECK(check_mirrored("capsule overhang", &ab, &ba, MF_POS_TOL) == 0);
+    }
+    return 0;
+}
+
+/* Small random motions (translations up to 1e-4, rotations up to 1e-3 rad) keep the count and the ids: a
+ * box inside a big triangle (vertex-in-face points), a box over a small triangle (the triangle's vertices),
+ * a box hanging over a triangle's corner (vertex, edge-edge and reference-vertex points), a capsule, in
+ * both orders. */
+static int tri_id_stability(void)
+{
+    px_rng rng = px_rng_seeded(0x6d74720bull);
+    px_manifold_config config = px_manifold_default_config();
+    px_shape box = px_shape_box((vec3){0.4f, 0.3f, 0.3f});
+    px_shape capsule = px_shape_capsule(0.6f, 0.2f);
+    px_shape big = big_triangle();
+    px_shape small = px_shape_triangle((vec3){-0.3f, 0.0f, -0.2f}, (vec3){0.1f, 0.0f, 0.25f},
+                                       (vec3){0.3f, 0.0f, -0.2f});
+    double yaw[4], qz[4], q_cap[4];
+    const double none[4] = {0, 0, 0, 1};
+    dquat_axis_angle(0, 1, 0, 0.35, yaw);
+    dquat_axis_angle(0, 0, 1, 0.5 * MF_PI, qz);
+    dquat_mul(yaw, qz, q_cap);
+    px_transform tt = make_pose(0, 0, 0, NULL);
+    for (int setup = 0; setup < 8; ++setup)
+    {
+        bool swapped = setup >= 4;
+        const px_shape* tri = (setup % 4) == 1 ? &small : &big;
+        const px_shape* other = (setup % 4) == 3 ? &capsule : &box;
+        const double* q0 = (setup % 4) == 3 ? q_cap : yaw;
+        /* over the big triangle's corner c = (3, 0, -2), unturned, the box's footprint [2.4, 3.2] x
+         * [-2.1, -1.5] holds c and one corner, (2.4, -1.5), inside the triangle; its sides cut the triangle's
+         * edges at (2.4, -2) and (2.75, -1.5): four points, all at least 0.1 from a change of topology */
+        const double centres[4][3] = {
+            {0.1, 0.3 - 1e-3, -0.2}, {0.0, 0.3 - 1e-3, 0.0}, {2.8, 0.3 - 1e-3, -1.8}, {0.1, 0.2 - 1e-3, 0.3}};
+        const double* c = centres[setup % 4];
+        if ((setup % 4) == 2)
+        {
+            q0 = none;
+        }
+        px_transform rest = make_pose(c[0], c[1], c[2], q0);
+        px_manifold m0;
+        PX_CHECK_STATUS(swapped ? px_manifold_world(other, &rest, tri, &tt, &config, &m0)
+                                : px_manifold_world(tri, &tt, other, &rest, &config, &m0),
+                        PX_OK);
+        const int expected[4] = {4, 3, 4, 2};
+        if (m0.count != expected[setup % 4])
+        {
+            fprintf(stderr, "setup %d\n", setup);
+            print_manifold("rest", &m0);
+        }
+        PX_CHECK(m0.count == expected[setup % 4]);
+        for (int step = 0; step < 100; ++step)
+        {
+            double axis[3], dq[4], q[4];
+            px_rng_unit_vector(&rng, axis);
+            dquat_axis_angle(axis[0], axis[1], axis[2], px_rng_range(&rng, -1e-3, 1e-3), dq);
+            dquat_mul(dq, q0, q);
+            px_transform t = make_pose(c[0] + 1e-4 * px_rng_range(&rng, -1, 1),
+                                       c[1] + 1e-4 * px_rng_range(&rng, -1, 1),
+                                       c[2] + 1e-4 * px_rng_range(&rng, -1, 1), q);
+            px_manifold m;
+            char label[48];
+            snprintf(label, sizeof(label), "setup %d step %d", setup, step);
+            PX_CHECK_STATUS(swapped ? px_manifold_world(other, &t, tri, &tt, &config, &m)
+                                    : px_manifold_world(tri, &tt, other, &t, &config, &m),
+                            PX_OK);
+            int bad = swapped ? check_invariants(label, other, &t, tri, &tt, &m, config.margin)
+                              : check_invariants(label, tri, &tt, other, &t, &m, config.margin);
+            if (bad || !same_id_set(&m0, &m))
+            {
+                print_manifold("rest", &m0);
+                print_manifold(label, &m);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Degenerate triangles are not polytopes: a point (all three vertices equal), repeated vertices, collinear
+ * vertices, and a sliver whose height is 1e-6 of its length, under a box and a capsule, in both orders: the
+ * one contact point (id 0) at the right depth. */
+static int tri_degenerate(void)
+{
+    px_manifold_config config = px_manifold_default_config();
+    px_shape box = px_shape_box((vec3){0.4f, 0.3f, 0.3f});
+    px_shape capsule = px_shape_capsule(0.6f, 0.2f);
+    const float p0[3] = {0.1f, 0.0f, 0.0f}, p1[3] = {-0.2f, 0.0f, 0.1f}, p2[3] = {0.3f, 0.0f, -0.1f};
+    const float mid[3] = {0.05f, 0.0f, 0.0f}, thin[3] = {0.05f, 1e-6f, 0.0f};
+    px_shape tris[5] = {px_shape_triangle(p0, p0, p0), px_shape_triangle(p1, p2, p1),
+                        px_shape_triangle(p1, p1, p2), px_shape_triangle(p1, mid, p2),
+                        px_shape_triangle(p1, p2, thin)};
+    double qz[4];
+    dquat_axis_angle(0, 0, 1, 0.5 * MF_PI, qz);
+    px_transform tt = make_pose(0, 0, 0, NULL);
+    for (int t = 0; t < 5; ++t)
+    {
+        for (int k = 0; k < 4; ++k)
+        {
+            const px_shape* other = k % 2 == 0 ? &box : &capsule;
+            px_transform to =
+                k % 2 == 0 ? make_pose(0.0, 0.3 - 1e-3, 0.0, NULL) : make_pose(0.0, 0.2 - 1e-3, 0.0, qz);
+            px_manifold m;
+            px_status s = k < 2 ? px_manifold_world(&tris[t], &tt, other, &to, &config, &m)
+                                : px_manifold_world(other, &to, &tris[t], &tt, &config, &m);
+            char label[48];
+            snprintf(label, sizeof(label), "degenerate %d/%d", t, k);
+            if (!(s == PX_OK && m.count == 1 && m.points[0].id == 0u))
+            {
+                fprintf(stderr, "%s: status %d\n", label, (int)s);
+                print_manifold(label, &m);
+                return 1;
+            }
+            PX_CHECK_NEAR(m.points[0].separation, -1e-3, 1e-4);
+        }
+    }
+    return 0;
+}
+
+/* Random boxes (some rounded) over random triangles (some rounded) under random scene poses: yawed, tilted
+ * by up to 0.3 rad, their lowest point between 3e-3 deep and just past the margin above the triangle, over
+ * the interior (the box's footprint inside the triangle) or hanging over an edge. Every manifold passes the
+ * invariants in both orders; over the interior the deepest separation is px_contact_world's distance (within
+ * 1e-4 of the unit size) and the two orders mirror each other when the triangle is the clear reference; flat
+ * boxes inside give four points. */
+static int tri_random_boxes(void)
+{
+    px_rng rng = px_rng_seeded(0x6d74720cull);
+    px_manifold_config config = px_manifold_default_config();
+    int four = 0, flat_inside = 0, mirrored = 0;
+    for (int trial = 0; trial < 3000; ++trial)
+    {
+        /* a triangle in the scene's y = 0 plane, vertices around a circle of radius 2 to 3, front up */
+        double ang0 = px_rng_range(&rng, 0, 2 * MF_PI);
+        float v[3][3];
+        for (int i = 0; i < 3; ++i)
+        {
+            double a = ang0 - (2.0 * MF_PI / 3.0) * i + px_rng_range(&rng, -0.4, 0.4);
+            double rad = px_rng_range(&rng, 2.0, 3.0);
+            v[i][0] = (float)(rad * cos(a));
+            v[i][1] = 0.0f;
+            v[i][2] = (float)(rad * sin(a));
+        }
+        px_shape tri = px_shape_triangle(v[0], v[1], v[2]);
+        int family = trial % 3; /* 0 flat inside, 1 tilted inside, 2 hanging over an edge */
+        /* rounded shapes are clipped on their cores and the points shifted along the normal: off the surface
+         * by about radius * tilt^2 / 2 at a tilted edge, so they get the flat family and small tilts */
+        bool rounded = family < 2 && trial % 5 >= 3;
+        tri.radius = rounded && trial % 2 == 0 ? (float)px_rng_range(&rng, 0.0, 0.05) : 0.0f;
+        float h[3] = {(float)px_rng_range(&rng, 0.1, 0.5), (float)px_rng_range(&rng, 0.1, 0.5),
+                      (float)px_rng_range(&rng, 0.1, 0.5)};
+        px_shape box = px_shape_box(h);
+        box.radius = rounded && trial % 3 != 0 ? (float)px_rng_range(&rng, 0.0, 0.05) : 0.0f;
+        double qs[4], yaw[4], tilt[4], q[4];
+        px_rng_quat(&rng, qs);
+        px_transform scene =
+            make_pose(px_rng_range(&rng, -3, 3), px_rng_range(&rng, -3, 3), px_rng_range(&rng, -3, 3), qs);
+        dquat_axis_angle(0, 1, 0, px_rng_range(&rng, -MF_PI, MF_PI), yaw);
+        double tilt_angle = family == 0 ? 0.0 : px_rng_range(&rng, 0.0, rounded ? 0.02 : 0.3);
+        dquat_axis_angle(px_rng_range(&rng, -1, 1), 0, px_rng_range(&rng, -1, 1), tilt_angle, tilt);
+        dquat_mul(tilt, yaw, q);
+        /* a point of the triangle: inside by at least the box's reach, or on an edge */
+        double reach = sqrt((double)h[0] * h[0] + (double)h[1] * h[1] + (double)h[2] * h[2]) + box.radius;
+        double c[3] = {0, 0, 0};
+        if (family < 2)
+        {
+            double w[3] = {px_rng_unit(&rng) + 0.2, px_rng_unit(&rng) + 0.2, px_rng_unit(&rng) + 0.2};
+            double sum = w[0] + w[1] + w[2];
+            for (int i = 0; i < 3; ++i)
+            {
+                for (int k = 0; k < 3; k += 2)
+                {
+                    c[k] += w[i] / sum * (double)v[i][k];
+                }
+            }
+            /* the distance from c to each edge line, in the plane */
+            bool inside = true;
+            for (int i = 0; i < 3; ++i)
+            {
+                const float* p0 = v[i];
+                const float* p1 = v[(i + 1) % 3];
+                double ex = (double)p1[0] - p0[0], ez = (double)p1[2] - p0[2];
+                double d = fabs(ez * (c[0] - p0[0]) - ex * (c[2] - p0[2])) / sqrt(ex * ex + ez * ez);
+                inside = inside && d > reach;
+            }
+            if (!inside)
+            {
+                continue;
+            }
+        }
+        else
+        {
+            int i = px_rng_int(&rng, 3);
+            double t = px_rng_range(&rng, 0.2, 0.8);
+            for (int k = 0; k < 3; k += 2)
+            {
+                c[k] = (1.0 - t) * (double)v[i][k] + t * (double)v[(i + 1) % 3][k];
+            }
+        }
+        /* the box's lowest point along the scene's y at gap above the triangle's surface */
+        double lowest = INFINITY;
+        for (int k = 0; k < 8; ++k)
+        {
+            double corner[3] = {(k & 1 ? 1 : -1) * (double)h[0], (k & 2 ? 1 : -1) * (double)h[1],
+                                (k & 4 ? 1 : -1) * (double)h[2]},
+                   r[3];
+            dquat_rotate(q, corner, r);
+            lowest = fmin(lowest, r[1]);
+        }
+        double gap = px_rng_range(&rng, -3e-3, 1.2 * (double)config.margin);
+        c[1] = (double)tri.radius + (double)box.radius - lowest + gap;
+        px_transform tb = child_pose(&scene, c, q);
+        px_manifold ab, ba;
+        char label[64];
+        snprintf(label, sizeof(label), "random trial %d (family %d)", trial, family);
+        PX_CHECK_STATUS(px_manifold_world(&tri, &scene, &box, &tb, &config, &ab), PX_OK);
+        PX_CHECK_STATUS(px_manifold_world(&box, &tb, &tri, &scene, &config, &ba), PX_OK);
+        if (near_margin(&ab, config.margin, 1e-5) || near_margin(&ba, config.margin, 1e-5))
+        {
+            continue;
+        }
+        PX_CHECK(check_tri_manifold(label, &tri, &scene, &box, &tb, &ab, &config, 1.0, family < 2) == 0);
+        PX_CHECK(check_tri_manifold(label, &box, &tb, &tri, &scene, &ba, &config, 1.0, family < 2) == 0);
+        four += ab.count == 4;
+        /* along the triangle's normal (its face the reference), each separation is the box point's height
+         * above the triangle's plane, less the triangle's radius, in double */
+        double tv[3][3], tn[3];
+        dtri_world(&tri, &scene, tv, tn);
+        double cosine =
+            (double)ab.normal[0] * tn[0] + (double)ab.normal[1] * tn[1] + (double)ab.normal[2] * tn[2];
+        for (int i = 0; i < ab.count && fabs(cosine) >= 1.0 - 1e-6; ++i)
+        {
+            double height = (cosine > 0.0 ? 1.0 : -1.0) * dplane_distance(tv[0], tn, ab.points[i].point_b);
+            if (!(fabs(height - (double)tri.radius - (double)ab.points[i].separation) <= MF_POS_TOL))
+            {
+                fprintf(stderr, "%s: point %d: height %.9g above the triangle, separation %.9g\n", label, i,
+                        height - (double)tri.radius, (double)ab.points[i].separation);
+                return 1;
+            }
+        }
+        if (family == 0)
+        {
+            flat_inside++;
+            if (!(ab.count == 4 || (ab.count == 0 && gap > (double)config.margin)))
+            {
+                print_manifold(label, &ab);
+                return 1;
+            }
+        }
+        /* the triangle is the reference in both orders when the box is tilted clearly (1 - cos > 1e-5) */
+        if (family == 1 && tilt_angle > 0.01 && ab.count > 0)
+        {
+            PX_CHECK(check_mirrored(label, &ab, &ba, 4.0 * MF_POS_TOL) == 0);
+            mirrored++;
+        }
+    }
+    if (!(flat_inside > 300 && mirrored > 300 && four > 300))
+    {
+        fprintf(stderr, "%d flat inside, %d mirrored, %d with four points\n", flat_inside, mirrored, four);
+        return 1;
+    }
+    return 0;
+}
+
 int test_manifold(void)
 {
     PX_SUITE_BEGIN;
@@ -2348,5 +2995,12 @@ int test_manifold(void)
     PX_RUN_SUBTEST(box_rounded_resting);
     PX_RUN_SUBTEST(box_swap_order);
     PX_RUN_SUBTEST(box_id_stability_random);
+    PX_RUN_SUBTEST(tri_box_resting);
+    PX_RUN_SUBTEST(tri_small_and_edge);
+    PX_RUN_SUBTEST(tri_back_side);
+    PX_RUN_SUBTEST(tri_capsule);
+    PX_RUN_SUBTEST(tri_id_stability);
+    PX_RUN_SUBTEST(tri_degenerate);
+    PX_RUN_SUBTEST(tri_random_boxes);
     PX_SUITE_END;
 }

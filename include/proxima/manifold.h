@@ -3,19 +3,23 @@
 /// or nearly touch, sharing one normal, each with its separation and a feature id that stays the same
 /// while the same pair of features touches (so a solver can warm start its impulses).
 ///
-/// Face contacts are clipped (reference face against the incident face, Sutherland-Hodgman) for boxes
-/// and built hulls; capsules against boxes and hulls give their segment clipped to the face; spheres and
-/// everything else give one point from px_contact. A box resting on a box gives four points.
+/// Face contacts are clipped (reference face against the incident face, Sutherland-Hodgman) for boxes,
+/// built hulls and triangles; capsules against boxes, hulls and triangles give their segment clipped to
+/// the face; spheres and everything else (degenerate triangles included: zero area, collinear or repeated
+/// vertices, slivers) give one point from px_contact. A box resting on a box, or flat on a triangle larger
+/// than its face, gives four points.
 ///
 /// Feature ids: `face_a << 24 | face_b << 16 | feature_a << 8 | feature_b`, where face_x is the index of
 /// the touching face (a box's faces are 2 * axis + 1 for the negative side; a built hull's are its
-/// px_hull_faces() indices, low 8 bits; 0xFE for a capsule's or segment's core) and feature_x is
-/// `kind << 6 | index` with kind 0 the face's interior, 1 a vertex of the face (its position in the face's
-/// vertex list), 2 an edge of the face (from vertex index to index + 1), 3 anything else. A clipped point is
-/// always a vertex of one face inside the other, or an edge of each crossing, so the id does not depend on
-/// which shape supplied the reference face, and swapping A and B swaps its halves. A box-box edge-edge
-/// contact is one point whose id names the two edges (each by the lower-index face it borders). A single
-/// point from px_contact (spheres, curved shapes, fallbacks) has id 0. Queries allocate nothing.
+/// px_hull_faces() indices, low 8 bits; a triangle's are 0 for the front, the side cross(b - a, c - a)
+/// points to, with vertex list a, b, c, and 1 for the back, with vertex list a, c, b; 0xFE for a capsule's
+/// or segment's core) and feature_x is `kind << 6 | index` with kind 0 the face's interior, 1 a vertex of
+/// the face (its position in the face's vertex list), 2 an edge of the face (from vertex index to
+/// index + 1), 3 anything else. A clipped point is always a vertex of one face inside the other, or an
+/// edge of each crossing, so the id does not depend on which shape supplied the reference face, and
+/// swapping A and B swaps its halves. A box-box edge-edge contact is one point whose id names the two
+/// edges (each by the lower-index face it borders). A single point from px_contact (spheres, curved shapes,
+/// fallbacks) has id 0. Queries allocate nothing.
 #pragma once
 
 #include "proxima/contact.h"

@@ -5,21 +5,21 @@
  *     normal is checked against the distance (repair_contact: along the true normal the shapes' gap equals
  *     the distance, along any other it is smaller) and replaced when it contradicts it. Farther apart than
  *     the margin: no points.
- *  2. Two polytopes (boxes, whose six faces are implicit, and built hulls): reference face against incident
- *     face. The reference face is the face, of A or of B, whose outward normal best matches the contact
- *     normal (A keeps it on near ties); the incident face is the face of the other shape most anti-parallel
- *     to it. Both are chosen among the faces around the shape's deepest vertex along the normal, so they
- *     are on the contact. The incident
- *     polygon is clipped to the prism over the reference face (Sutherland and Hodgman 1974, one side plane
- *     per reference edge), and the clipped points no farther than the margin from the reference plane are
- *     the contacts (the face-clipping scheme of Gregorius, "Robust contact creation for physics
+ *  2. Two polytopes (boxes, whose six faces are implicit, built hulls, and triangles, flat polytopes with a
+ *     front and a back face): reference face against incident face. The reference face is the face, of A
+ *     or of B, whose outward normal best matches the contact normal (A keeps it on near ties); the incident
+ *     face is the face of the other shape most anti-parallel to it. Both are chosen among the faces around
+ *     the shape's deepest vertex along the normal, so they are on the contact. The incident polygon is
+ *     clipped to the prism over the reference face (Sutherland and Hodgman 1974, one side plane per
+ *     reference edge), and the clipped points no farther than the margin from the reference plane are the
+ *     contacts (the face-clipping scheme of Gregorius, "Robust contact creation for physics
  *     simulations", GDC 2015). More than four are reduced to four: the deepest, then the ones spanning the
  *     largest area. When deep penetration pushes the deepest feature out of the prism, the contact's own
  *     point is added, so the manifold never understates the depth by much.
  *  3. A capsule or segment against a polytope face it lies nearly parallel to: its core segment clipped to
  *     the same prism, two points. Two nearly parallel capsules: the overlap of their segments, two points.
- *  4. Everything else (spheres, cylinders, cones, raw point-cloud hulls, user shapes, triangles, and the
- *     paths above when they find nothing usable): the one point of the contact.
+ *  4. Everything else (spheres, cylinders, cones, raw point-cloud hulls, user shapes, degenerate triangles,
+ *     and the paths above when they find nothing usable): the one point of the contact.
  * Rounded shapes are clipped on their cores; the radii then shift the points along the normal.
  *
  * Feature ids. A clipped point is where a feature of A's face meets a feature of B's face: a vertex of one
@@ -29,8 +29,9 @@
  *
  *     id = face_a << 24 | face_b << 16 | feature_a << 8 | feature_b
  *
- *   face_x     the face index (box: 2 * axis + (1 for the negative side); hull: index in px_hull_faces),
- *              low 8 bits; PXI_NO_FACE (0xFE) for the core segment of a capsule or segment shape
+ *   face_x     the face index (box: 2 * axis + (1 for the negative side); hull: index in px_hull_faces,
+ *              low 8 bits; triangle: 0 for the front, whose vertex list is a, b, c, and 1 for the back,
+ *              a, c, b); PXI_NO_FACE (0xFE) for the core segment of a capsule or segment shape
  *   feature_x  kind << 6 | index, index in 0..63:
  *                PXI_FEATURE_FACE   (0) the face's interior (index 0)
  *                PXI_FEATURE_VERTEX (1) vertex `index` of the face polygon (its position in the face's
@@ -79,19 +80,68 @@ px_manifold_config px_manifold_default_config(void)
 }
 
 /* ------------------------------------------------------------------------------------------------ */
-/* Polytopes: boxes and built hulls, seen through their faces in A's frame                            */
+/* Polytopes: boxes, built hulls and triangles, seen through their faces in A's frame                 */
+
+typedef enum pxi_poly_kind
+{
+    PXI_POLY_BOX,
+    PXI_POLY_HULL,
+    PXI_POLY_TRIANGLE
+} pxi_poly_kind;
+
+/* A triangle whose height over its longest edge is below this fraction of that edge is a sliver (or a
+ * segment, or a point) and has no faces to clip: its normal would be mostly rounding. */
+#define PXI_TRIANGLE_MIN_ASPECT 1.0e-4f
 
 typedef struct pxi_poly
 {
     const px_shape* shape;
-    const struct px_hull* hull; /* NULL for a box */
+    const struct px_hull* hull; /* PXI_POLY_HULL only */
+    pxi_poly_kind kind;
     int face_count;
     px_rot rot; /* local -> frame A */
     vec3 pos;
+    vec3 tri_n;  /* PXI_POLY_TRIANGLE: the unit front normal, along cross(b - a, c - a) (local) */
+    float tri_d; /* and the front plane's offset */
 } pxi_poly;
 
+/* Vertex i (0..2) of a triangle shape: a, b, c. */
+static const float* tri_vertex(const px_shape* s, int i)
+{
+    return i == 0 ? s->triangle.a : (i == 1 ? s->triangle.b : s->triangle.c);
+}
+
+/* The front plane of a triangle shape (unit n along cross(b - a, c - a), n . x = d), or false for a
+ * degenerate triangle: repeated or collinear vertices, a sliver below PXI_TRIANGLE_MIN_ASPECT, or sizes
+ * whose squares over- or underflow. */
+static bool tri_plane(const px_shape* s, vec3 n, float* d)
+{
+    const float* a = s->triangle.a;
+    const float* b = s->triangle.b;
+    const float* c = s->triangle.c;
+    vec3 ab, ac, bc, x;
+    px_v3_sub(b, a, ab);
+    px_v3_sub(c, a, ac);
+    px_v3_sub(c, b, bc);
+    px_v3_cross(ab, ac, x);
+    float longest2 = px_maxf(px_v3_norm2(ab), px_maxf(px_v3_norm2(ac), px_v3_norm2(bc)));
+    float area2x2 = px_v3_norm2(x); /* (twice the area)^2 = (height * longest)^2 */
+    const float k = PXI_TRIANGLE_MIN_ASPECT;
+    /* NaN and infinities fail here */
+    if (!(area2x2 > k * k * longest2 * longest2) || !px_is_finite(area2x2) || !px_is_finite(longest2))
+    {
+        return false;
+    }
+    px_v3_scale(x, 1.0f / sqrtf(area2x2), n);
+    /* the mean of the three vertices' offsets: each vertex is on the plane to a rounding */
+    *d = (px_v3_dot(n, a) + px_v3_dot(n, b) + px_v3_dot(n, c)) * (1.0f / 3.0f);
+    return px_is_finite(*d);
+}
+
 /* A polytope view of a shape, or false when the shape has no faces to clip (not a box, a raw point cloud,
- * or a hull of dimension below 2). */
+ * a hull of dimension below 2, or a degenerate triangle). A triangle has two faces: 0 the front (vertices
+ * a, b, c, outward normal along cross(b - a, c - a)) and 1 the back (vertices a, c, b, the opposite
+ * normal), each counter-clockwise seen from its own side. */
 static bool poly_init(pxi_poly* p, const px_shape* s, const px_rot* rot, const vec3 pos)
 {
     p->shape = s;
@@ -100,14 +150,22 @@ static bool poly_init(pxi_poly* p, const px_shape* s, const px_rot* rot, const v
     px_v3_copy(pos, p->pos);
     if (s->type == PX_SHAPE_BOX)
     {
+        p->kind = PXI_POLY_BOX;
         p->face_count = 6;
         return true;
     }
     if (s->type == PX_SHAPE_HULL && s->hull.built != NULL && s->hull.built->dimension >= 2 &&
         s->hull.built->face_count > 0)
     {
+        p->kind = PXI_POLY_HULL;
         p->hull = s->hull.built;
         p->face_count = p->hull->face_count;
+        return true;
+    }
+    if (s->type == PX_SHAPE_TRIANGLE && tri_plane(s, p->tri_n, &p->tri_d))
+    {
+        p->kind = PXI_POLY_TRIANGLE;
+        p->face_count = 2;
         return true;
     }
     return false;
@@ -116,12 +174,26 @@ static bool poly_init(pxi_poly* p, const px_shape* s, const px_rot* rot, const v
 /* Local outward normal and offset of face f (n . x = d on the face). */
 static void poly_local_plane(const pxi_poly* p, int f, vec3 n, float* d)
 {
-    if (p->hull == NULL)
+    if (p->kind == PXI_POLY_BOX)
     {
         int k = f >> 1;
         px_v3_zero(n);
         n[k] = (f & 1) ? -1.0f : 1.0f;
         *d = p->shape->box.half_extents[k];
+        return;
+    }
+    if (p->kind == PXI_POLY_TRIANGLE)
+    {
+        if (f == 0)
+        {
+            px_v3_copy(p->tri_n, n);
+            *d = p->tri_d;
+        }
+        else
+        {
+            px_v3_negate(p->tri_n, n);
+            *d = -p->tri_d;
+        }
         return;
     }
     const float* plane = p->hull->faces[f].plane;
@@ -141,12 +213,27 @@ static void poly_plane(const pxi_poly* p, int f, vec3 n, float* d)
 
 /* Index of the vertex of p farthest along the local direction d (box: the corner whose bit k is set for a
  * positive coordinate k, as in the support mapping; hull: by climbing where GJK would climb, else the first
- * maximum of a scan). */
+ * maximum of a scan; triangle: 0, 1, 2 for a, b, c, the first maximum). */
 static int poly_support_vertex(const pxi_poly* p, const vec3 d)
 {
-    if (p->hull == NULL)
+    if (p->kind == PXI_POLY_BOX)
     {
         return (d[0] >= 0.0f ? 1 : 0) | (d[1] >= 0.0f ? 2 : 0) | (d[2] >= 0.0f ? 4 : 0);
+    }
+    if (p->kind == PXI_POLY_TRIANGLE)
+    {
+        int best = 0;
+        float best_dot = px_v3_dot(tri_vertex(p->shape, 0), d);
+        for (int i = 1; i < 3; ++i)
+        {
+            float t = px_v3_dot(tri_vertex(p->shape, i), d);
+            if (t > best_dot)
+            {
+                best_dot = t;
+                best = i;
+            }
+        }
+        return best;
     }
     if (p->hull->climb_nodes != NULL && p->hull->vertex_count >= p->hull->climb_min_vertices)
     {
@@ -170,10 +257,14 @@ static int poly_support_vertex(const pxi_poly* p, const vec3 d)
 /* True when vertex v (as poly_support_vertex numbers it) is a corner of face f. */
 static bool poly_face_has_vertex(const pxi_poly* p, int f, int v)
 {
-    if (p->hull == NULL)
+    if (p->kind == PXI_POLY_BOX)
     {
         int k = f >> 1;
         return ((v >> k) & 1) == ((f & 1) ? 0 : 1);
+    }
+    if (p->kind == PXI_POLY_TRIANGLE)
+    {
+        return f >= 0 && f < 2 && v >= 0 && v < 3; /* both faces have all three vertices */
     }
     const px_hull_face* face = &p->hull->faces[f];
     if (face->first < 0 || face->count < 0 || face->first > p->hull->face_index_count - face->count)
@@ -197,7 +288,8 @@ static bool poly_face_has_vertex(const pxi_poly* p, int f, int v)
  * and miss it. Faces within PXI_FACE_TIE of the best are tied, and the one whose plane passes closest to the
  * witness point w wins (at a 45-degree edge both faces qualify; the one the contact is on is the better
  * choice); then the lower index. Returns -1 when nothing compares (NaN). The work is in the shape's frame:
- * a scan of the vertices and of the faces' index lists, a few dot products each. */
+ * a scan of the vertices and of the faces' index lists, a few dot products each. A triangle's two faces
+ * both hold every vertex: the one facing dir wins (the front on an exact tie). */
 static int poly_best_face(const pxi_poly* p, const vec3 dir, const vec3 w, float* align)
 {
     vec3 dl, wl, t;
@@ -209,7 +301,7 @@ static int poly_best_face(const pxi_poly* p, const vec3 dir, const vec3 w, float
      * face tested for v (boxes, hand-made hulls) */
     const int32_t* around = NULL;
     int count = p->face_count;
-    if (p->hull != NULL && p->hull->vertex_face_offsets != NULL && p->hull->vertex_faces != NULL)
+    if (p->kind == PXI_POLY_HULL && p->hull->vertex_face_offsets != NULL && p->hull->vertex_faces != NULL)
     {
         around = p->hull->vertex_faces + p->hull->vertex_face_offsets[v];
         count = p->hull->vertex_face_offsets[v + 1] - p->hull->vertex_face_offsets[v];
@@ -253,7 +345,20 @@ static int poly_best_face(const pxi_poly* p, const vec3 dir, const vec3 w, float
  * face has more than PXI_MAX_FACE_VERTICES or its index data is out of range. */
 static int poly_face_vertices(const pxi_poly* p, int f, vec3* out)
 {
-    if (p->hull == NULL)
+    if (p->kind == PXI_POLY_TRIANGLE)
+    {
+        /* the front face a, b, c; the back face a, c, b (counter-clockwise around the reversed normal) */
+        static const int order[2][3] = {{0, 1, 2}, {0, 2, 1}};
+        for (int i = 0; i < 3; ++i)
+        {
+            const float* c = tri_vertex(p->shape, order[f & 1][i]);
+            vec3 local = {c[0], c[1], c[2]};
+            px_rot_mulv(&p->rot, local, out[i]);
+            px_v3_add(out[i], p->pos, out[i]);
+        }
+        return 3;
+    }
+    if (p->kind == PXI_POLY_BOX)
     {
         /* counter-clockwise seen from outside (pxi_box_face_corner) */
         for (int i = 0; i < 4; ++i)
