@@ -46,8 +46,10 @@ extern "C"
 
 /// Largest number of bodies in one world.
 #define PX_WORLD_MAX_BODIES (1 << 24)
-/// Most triangle manifolds a convex-vs-mesh pair keeps per step (the deepest ones).
-#define PX_WORLD_MAX_MESH_MANIFOLDS 8
+/// Most triangle manifolds a convex-vs-mesh pair keeps per step: when more triangles touch, the deepest, with
+/// depths compared in steps of the world's contact margin (at least PX_LINEAR_SLOP) and ties going to the lower
+/// triangle index, so a body lying on many triangles keeps the same ones from step to step.
+#define PX_WORLD_MAX_MESH_MANIFOLDS 16
 
     /// A collision world. Opaque.
     typedef struct px_world px_world;
@@ -127,12 +129,13 @@ extern "C"
     PX_API PX_NODISCARD px_status px_world_destroy_body(px_world* world, px_body_id id);
 
     /// Move a body to a new pose. A moving body's broadphase box is stretched along its displacement, so a body
-    /// that keeps moving the same way rarely needs a tree update.
+    /// that keeps moving the same way rarely needs a tree update. Never allocates.
     /// @return PX_OK; PX_ERR_INVALID_ARGUMENT (NULL world or pose, a dead id), PX_ERR_NON_FINITE,
     ///         PX_ERR_DEGENERATE_INPUT (zero quaternion). The body is unchanged on errors.
     PX_API PX_NODISCARD px_status px_world_set_pose(px_world* world, px_body_id id, const px_transform* pose);
 
-    /// Change a body's filter bits; pairs that no longer pass are dropped at the next update.
+    /// Change a body's filter bits; pairs that no longer pass are dropped at the next update, and pairs that
+    /// now pass are found. Never allocates.
     /// @return PX_OK; PX_ERR_INVALID_ARGUMENT (NULL world, a dead id)
     PX_API PX_NODISCARD px_status px_world_set_filter(px_world* world, px_body_id id, uint32_t category_bits,
                                                       uint32_t mask_bits);
@@ -152,7 +155,7 @@ extern "C"
 
     /// One touching pair after px_world_update. For a convex pair there is one contact with its manifold; a
     /// convex shape against a mesh gives one contact per touching triangle (up to PX_WORLD_MAX_MESH_MANIFOLDS,
-    /// the deepest), each with that triangle's manifold.
+    /// chosen as that constant says), each with that triangle's manifold.
     typedef struct px_world_contact
     {
         px_body_id body_a;    ///< The body with the lower index (for a mesh pair: still the lower index)

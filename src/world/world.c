@@ -271,8 +271,9 @@ px_status px_world_create_body(px_world* world, const px_body_def* def, px_body_
         index = world->body_high;
         memset(&world->bodies[index], 0, sizeof(pxi_body));
     }
-    /* room in the moved list first, so nothing below can fail after the tree has the proxy */
-    if (!PXI_RESERVE(world, world->moved, world->moved_capacity, world->moved_count + 1))
+    /* Room in the moved list for every slot, so nothing below can fail after the tree has the proxy, and
+     * px_world_set_pose and px_world_set_filter never need memory (a slot is in the list at most once). */
+    if (!PXI_RESERVE(world, world->moved, world->moved_capacity, world->body_high + 1))
     {
         return PX_ERR_OUT_OF_MEMORY;
     }
@@ -296,6 +297,7 @@ px_status px_world_create_body(px_world* world, const px_body_def* def, px_body_
     {
         generation = 1u;
     }
+    bool listed = b->moved; /* a destroyed body's slot may still be in the moved list: keep that entry */
     memset(b, 0, sizeof(*b));
     b->shape = def->shape;
     b->mesh = def->mesh;
@@ -312,7 +314,8 @@ px_status px_world_create_body(px_world* world, const px_body_def* def, px_body_
     b->alive = true;
     b->touched = true;
     b->requery = true;
-    (void)push_moved(world, index); /* reserved above */
+    b->moved = listed;
+    (void)push_moved(world, index); /* reserved above; nothing when already listed */
     world->body_count++;
     world->moving_count += def->type == PX_BODY_MOVING ? 1 : 0;
     *id = pxi_body_id(world, index);
@@ -362,10 +365,6 @@ px_status px_world_set_pose(px_world* world, px_body_id id, const px_transform* 
     {
         return status;
     }
-    if (!b->moved && !PXI_RESERVE(world, world->moved, world->moved_capacity, world->moved_count + 1))
-    {
-        return PX_ERR_OUT_OF_MEMORY;
-    }
     vec3 displacement;
     px_v3_sub(np.p, b->pose.p, displacement);
     const float* stretch = b->type == PX_BODY_MOVING ? displacement : NULL;
@@ -382,7 +381,7 @@ px_status px_world_set_pose(px_world* world, px_body_id id, const px_transform* 
     b->pose = np;
     b->aabb = box;
     b->touched = true;
-    (void)push_moved(world, id.index);
+    (void)push_moved(world, id.index); /* cannot fail: create_body reserved a place for every slot */
     return PX_OK;
 }
 
@@ -394,15 +393,11 @@ px_status px_world_set_filter(px_world* world, px_body_id id, uint32_t category_
         return PX_ERR_INVALID_ARGUMENT;
     }
     pxi_body* b = &world->bodies[id.index];
-    if (!b->moved && !PXI_RESERVE(world, world->moved, world->moved_capacity, world->moved_count + 1))
-    {
-        return PX_ERR_OUT_OF_MEMORY;
-    }
     b->category_bits = category_bits;
     b->mask_bits = mask_bits;
     b->touched = true;
     b->requery = true;
-    (void)push_moved(world, id.index);
+    (void)push_moved(world, id.index); /* cannot fail: create_body reserved a place for every slot */
     return PX_OK;
 }
 
@@ -686,12 +681,25 @@ typedef struct pxi_mesh_pair
     const float* vertices;
     const int32_t* indices;
     pxi_mesh_block* block;
+    float rank_step; /* depth step of the ranking: the contact margin (at least the linear slop) */
     int count;
     px_status status;
 } pxi_mesh_pair;
 
-/* Keep the PX_WORLD_MAX_MESH_MANIFOLDS deepest triangle manifolds (ties: the lower triangle index), so the
- * result does not depend on the order the BVH reports triangles in. */
+/* When more than PX_WORLD_MAX_MESH_MANIFOLDS triangles touch, the kept ones are the deepest, with depths
+ * compared in steps of the contact margin and ties going to the lower triangle index: a body lying flat on many
+ * triangles keeps the same ones from step to step instead of swapping them with every tiny tilt (which would
+ * lose a solver's warm start), and the result does not depend on the order the BVH reports triangles in. */
+static float depth_rank(float deepest_separation, float step)
+{
+    return floorf(deepest_separation / step);
+}
+
+static bool ranks_before(float rank_a, int32_t triangle_a, float rank_b, int32_t triangle_b)
+{
+    return rank_a < rank_b || (rank_a == rank_b && triangle_a < triangle_b);
+}
+
 static bool on_mesh_triangle(int32_t triangle, void* context)
 {
     pxi_mesh_pair* mp = (pxi_mesh_pair*)context;
@@ -717,24 +725,24 @@ static bool on_mesh_triangle(int32_t triangle, void* context)
     {
         mp->status = s;
     }
-    float depth = deepest(&m);
     pxi_mesh_block* blk = mp->block;
     int slot = mp->count;
     if (slot == PX_WORLD_MAX_MESH_MANIFOLDS)
     {
-        /* replace the shallowest kept one if this is deeper */
+        /* replace the last-ranked kept one if this ranks before it */
+        float step = mp->rank_step;
         int worst = 0;
-        float worst_depth = -INFINITY;
-        for (int i = 0; i < slot; ++i)
+        float worst_rank = depth_rank(deepest(&blk->manifolds[0]), step);
+        for (int i = 1; i < slot; ++i)
         {
-            float d = deepest(&blk->manifolds[i]);
-            if (d > worst_depth || (d == worst_depth && blk->triangles[i] > blk->triangles[worst]))
+            float r = depth_rank(deepest(&blk->manifolds[i]), step);
+            if (ranks_before(worst_rank, blk->triangles[worst], r, blk->triangles[i]))
             {
                 worst = i;
-                worst_depth = d;
+                worst_rank = r;
             }
         }
-        if (depth > worst_depth || (depth == worst_depth && triangle > blk->triangles[worst]))
+        if (!ranks_before(depth_rank(deepest(&m), step), triangle, worst_rank, blk->triangles[worst]))
         {
             return true;
         }
@@ -760,6 +768,7 @@ static px_status narrow_mesh_pair(const pxi_narrow* n, pxi_pair* p, const pxi_bo
     mp.vertices = px_mesh_vertices(mp.mesh_body->mesh);
     mp.indices = px_mesh_indices(mp.mesh_body->mesh);
     mp.block = &w->mesh_blocks[p->mesh_block];
+    mp.rank_step = fmaxf(n->config.margin, PX_LINEAR_SLOP);
     mp.count = 0;
     mp.status = PX_OK;
     if (mp.vertices != NULL && mp.indices != NULL)
