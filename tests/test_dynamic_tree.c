@@ -823,6 +823,52 @@ static int fat_box_test(void)
     return 0;
 }
 
+/* A dense crowd moving as a whole: thousands of pairs per update (the pair buffer grows, the radix sort runs),
+ * three quarters of the proxies moved each frame, a rebuild in the middle; every update against brute force. */
+static int pairs_bulk_test(void)
+{
+    shadow_clear();
+    px_rng r = px_rng_seeded(0xD7EE08);
+    px_dynamic_tree_def def = px_dynamic_tree_default_def();
+    def.margin = 0.05f;
+    px_dynamic_tree* tree = NULL;
+    PX_CHECK_STATUS(px_dynamic_tree_create(&def, &tree), PX_OK);
+    int fails = 0;
+    for (int i = 0; i < 2000 && fails == 0; ++i)
+    {
+        px_aabb b = random_box(&r, 10.0, 1.0);
+        fails |= op_create(tree, &b, def.margin);
+    }
+    fails |= check_pairs(tree);
+    for (int frame = 0; frame < 8 && fails == 0; ++frame)
+    {
+        for (int32_t id = 0; id < MAX_SHADOW && fails == 0; ++id)
+        {
+            if (!g_shadow[id].live || px_rng_int(&r, 4) == 0)
+            {
+                continue;
+            }
+            px_aabb b = g_shadow[id].tight;
+            vec3 d;
+            for (int k = 0; k < 3; ++k)
+            {
+                d[k] = (float)px_rng_range(&r, -0.3, 0.3);
+                b.min[k] += d[k];
+                b.max[k] += d[k];
+            }
+            fails |= op_move(tree, id, &b, d, def.margin, def.displacement_scale);
+        }
+        if (frame == 4)
+        {
+            PX_CHECK_STATUS(px_dynamic_tree_rebuild(tree), PX_OK);
+        }
+        fails |= check_tree(tree);
+        fails |= check_pairs(tree);
+    }
+    px_dynamic_tree_destroy(tree);
+    return fails;
+}
+
 /* Fail every allocation in turn: creation leaks nothing; a failed proxy creation, pair update or rebuild
  * leaves the tree valid and unchanged. */
 static int allocation_failure_test(void)
@@ -911,6 +957,7 @@ int test_dynamic_tree(void)
     PX_RUN_SUBTEST(queries_test);
     PX_RUN_SUBTEST(stop_early_test);
     PX_RUN_SUBTEST(fat_box_test);
+    PX_RUN_SUBTEST(pairs_bulk_test);
     PX_RUN_SUBTEST(height_test);
     PX_RUN_SUBTEST(bad_input_test);
     PX_RUN_SUBTEST(allocation_failure_test);

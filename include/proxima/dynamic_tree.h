@@ -7,6 +7,7 @@
 /// walks down from the root towards the sibling of lowest surface-area (SAH) cost, then the path back to the
 /// root is refitted and rebalanced by rotations that keep the two subtrees of every node within one level of
 /// each other, so sorted, clustered or coincident boxes cannot degrade the tree into a list.
+/// The path of a newly created proxy also gets rotations that shrink the surface area within that balance.
 ///
 /// Nodes live in one pool with a free list; the pool doubles through the tree's allocator when it is full.
 /// A proxy id is the index of its leaf in the pool: it stays valid, and keeps its meaning, until the proxy is
@@ -112,6 +113,9 @@ extern "C"
 
     /// Rebuild the inner nodes top-down from the leaves, splitting each set of leaves at the median of their
     /// centres along the axis where the centres spread most. Ids, fat boxes and moved marks are kept.
+    /// Worth calling once after creating many proxies: a tree grown by insertion alone keeps near its top the
+    /// splits chosen among its first boxes. On 10k random boxes (bench_broadphase) the area ratio falls from
+    /// about 100 to 65 and px_dynamic_tree_update_pairs gets about twice as fast; reinsertions keep it so.
     /// @return PX_OK; PX_ERR_INVALID_ARGUMENT (NULL tree); PX_ERR_OUT_OF_MEMORY (the scratch array; the tree
     ///         is unchanged).
     PX_API PX_NODISCARD px_status px_dynamic_tree_rebuild(px_dynamic_tree* tree);

@@ -2,10 +2,10 @@
  *
  * An update runs in four stages:
  *   1. Broadphase. Poses were already pushed into the trees by px_world_set_pose (so queries between
- *      updates see them). The moving tree reports the new pairs among its reinserted proxies
- *      (px_dynamic_tree_update_pairs); every reinserted moving body queries the static tree, every
- *      reinserted static body the moving tree, and bodies created or refiltered query both. The candidates
- *      are filtered, sorted and made unique.
+ *      updates see them). Every body reinserted into its tree since the last update (it left its fat box),
+ *      created or refiltered looks for its partners in the trees, on the task system: a moving body in
+ *      both trees, a static one among the moving bodies; a pair of two such bodies is reported by the lower
+ *      index. The candidates are filtered, sorted and made unique.
  *   2. Merge. The pair set is an array sorted by key (low index << 32 | high index); the candidates are
  *      merged into it, new pairs starting fresh. A sorted array keeps the output order fixed and makes
  *      lookups unnecessary: nothing in a step needs to find one pair.
@@ -152,6 +152,8 @@ void px_world_destroy(px_world* world)
     PXI_FREE_ARRAY(world, world->pairs, world->pair_capacity);
     PXI_FREE_ARRAY(world, world->pairs_next, world->pairs_next_capacity);
     PXI_FREE_ARRAY(world, world->new_keys, world->new_key_capacity);
+    PXI_FREE_ARRAY(world, world->seek_keys, world->seek_key_capacity);
+    PXI_FREE_ARRAY(world, world->seek_counts, world->seek_count_capacity);
     PXI_FREE_ARRAY(world, world->mesh_blocks, world->mesh_block_capacity);
     PXI_FREE_ARRAY(world, world->contacts, world->contact_capacity);
     PXI_FREE_ARRAY(world, world->proximity, world->proximity_capacity);
@@ -314,6 +316,8 @@ px_status px_world_create_body(px_world* world, const px_body_def* def, px_body_
     b->alive = true;
     b->touched = true;
     b->requery = true;
+    b->reinserted = true;
+    (void)!px_dynamic_tree_fat_aabb(world->trees[def->type], proxy, &b->fat); /* a live proxy */
     b->moved = listed;
     (void)push_moved(world, index); /* reserved above; nothing when already listed */
     world->body_count++;
@@ -368,15 +372,21 @@ px_status px_world_set_pose(px_world* world, px_body_id id, const px_transform* 
     vec3 displacement;
     px_v3_sub(np.p, b->pose.p, displacement);
     const float* stretch = b->type == PX_BODY_MOVING ? displacement : NULL;
-    status = px_dynamic_tree_move_proxy(world->trees[b->type], b->proxy, &box, stretch, NULL);
+    bool reinserted = false;
+    status = px_dynamic_tree_move_proxy(world->trees[b->type], b->proxy, &box, stretch, &reinserted);
     if (status != PX_OK)
     {
         /* a displacement that overflows the fat box: move without stretching */
-        status = px_dynamic_tree_move_proxy(world->trees[b->type], b->proxy, &box, NULL, NULL);
+        status = px_dynamic_tree_move_proxy(world->trees[b->type], b->proxy, &box, NULL, &reinserted);
         if (status != PX_OK)
         {
             return status;
         }
+    }
+    if (reinserted)
+    {
+        b->reinserted = true;
+        (void)!px_dynamic_tree_fat_aabb(world->trees[b->type], b->proxy, &b->fat); /* a live proxy */
     }
     b->pose = np;
     b->aabb = box;
@@ -442,46 +452,77 @@ static inline uint64_t pair_key(int32_t a, int32_t b)
     return (uint64_t)lo << 32 | hi;
 }
 
-typedef struct pxi_gather
+/* Whether a and b may form a pair (the checks that do not change between updates). */
+static bool may_pair(const pxi_body* ba, const pxi_body* bb)
 {
-    px_world* world;
-    int32_t self; /* querying body (tree queries), or PX_NULL_INDEX (update_pairs) */
-    bool failed;
-} pxi_gather;
-
-/* Record a candidate pair after the checks that do not change between updates. */
-static void add_candidate(pxi_gather* g, int32_t a, int32_t b)
-{
-    px_world* w = g->world;
-    const pxi_body* ba = &w->bodies[a];
-    const pxi_body* bb = &w->bodies[b];
-    if (a == b || (ba->mesh != NULL && bb->mesh != NULL) ||
-        (ba->type == PX_BODY_STATIC && bb->type == PX_BODY_STATIC) || !pxi_filter_pass(ba, bb))
-    {
-        return;
-    }
-    if (!PXI_RESERVE(w, w->new_keys, w->new_key_capacity, w->new_key_count + 1))
-    {
-        g->failed = true;
-        return;
-    }
-    w->new_keys[w->new_key_count++] = pair_key(a, b);
+    return !(ba->mesh != NULL && bb->mesh != NULL) &&
+           !(ba->type == PX_BODY_STATIC && bb->type == PX_BODY_STATIC) && pxi_filter_pass(ba, bb);
 }
 
-static void on_tree_pair(int32_t proxy_a, int32_t proxy_b, void* context)
-{
-    pxi_gather* g = (pxi_gather*)context;
-    px_dynamic_tree* tree = g->world->trees[PXI_TREE_MOVING];
-    add_candidate(g, pxi_proxy_body(px_dynamic_tree_user_data(tree, proxy_a)),
-                  pxi_proxy_body(px_dynamic_tree_user_data(tree, proxy_b)));
-}
+/* One body's search for new partners: up to PXI_SEEK_INLINE keys in its own slot; a body with more is
+ * searched again on the calling thread after the parallel pass. */
+#define PXI_SEEK_INLINE 8
 
-static bool on_tree_query(int32_t proxy_id, void* user_data, void* context)
+typedef struct pxi_seek
+{
+    const px_world* world;
+    const int32_t* bodies;  /* the seekers */
+    uint64_t* keys;         /* PXI_SEEK_INLINE per seeker */
+    int* counts;            /* partners found per seeker (may exceed PXI_SEEK_INLINE) */
+} pxi_seek;
+
+typedef struct pxi_seek_one
+{
+    const px_world* world;
+    int32_t self;
+    uint64_t* keys; /* NULL: count only beyond capacity */
+    int capacity;
+    int count;
+} pxi_seek_one;
+
+static bool on_seek(int32_t proxy_id, void* user_data, void* context)
 {
     (void)proxy_id;
-    pxi_gather* g = (pxi_gather*)context;
-    add_candidate(g, g->self, pxi_proxy_body(user_data));
-    return !g->failed;
+    pxi_seek_one* q = (pxi_seek_one*)context;
+    int32_t other = pxi_proxy_body(user_data);
+    const pxi_body* self = &q->world->bodies[q->self];
+    const pxi_body* ob = &q->world->bodies[other];
+    /* a pair of two seekers is reported by the lower index only */
+    if (other == q->self || (ob->seeking && other < q->self) || !may_pair(self, ob))
+    {
+        return true;
+    }
+    if (q->count < q->capacity)
+    {
+        q->keys[q->count] = pair_key(q->self, other);
+    }
+    q->count++;
+    return true;
+}
+
+/* The partners of one seeker: a moving body looks in both trees, a static one among the moving bodies. */
+static void seek_partners(pxi_seek_one* q)
+{
+    const px_world* w = q->world;
+    const pxi_body* b = &w->bodies[q->self];
+    /* a finite fat box cannot make the queries fail */
+    if (b->type == PX_BODY_MOVING)
+    {
+        (void)!px_dynamic_tree_query(w->trees[PXI_TREE_STATIC], &b->fat, on_seek, q);
+    }
+    (void)!px_dynamic_tree_query(w->trees[PXI_TREE_MOVING], &b->fat, on_seek, q);
+}
+
+static void seek_task(int begin, int end, int worker, void* context)
+{
+    (void)worker;
+    const pxi_seek* s = (const pxi_seek*)context;
+    for (int i = begin; i < end; ++i)
+    {
+        pxi_seek_one q = {s->world, s->bodies[i], &s->keys[(size_t)i * PXI_SEEK_INLINE], PXI_SEEK_INLINE, 0};
+        seek_partners(&q);
+        s->counts[i] = q.count;
+    }
 }
 
 static int compare_keys(const void* x, const void* y)
@@ -490,61 +531,80 @@ static int compare_keys(const void* x, const void* y)
     return (a > b) - (a < b);
 }
 
-/* Stage 1: the candidate pairs of this update in world->new_keys, sorted and unique. */
+/* Stage 1: the candidate pairs of this update in world->new_keys, sorted and unique. The seekers are the
+ * bodies reinserted into their tree since the last update (they left their fat boxes), and the bodies
+ * created or refiltered; each queries the trees on the task system, writing only its own slot. */
 static px_status find_new_pairs(px_world* w)
 {
     w->new_key_count = 0;
-    pxi_gather g = {w, PX_NULL_INDEX, false};
-    for (int i = 0; i < w->moved_count && !g.failed; ++i)
+    int seekers = 0;
+    for (int i = 0; i < w->moved_count; ++i)
     {
-        int32_t index = w->moved[i];
-        const pxi_body* b = &w->bodies[index];
-        if (!b->alive)
+        pxi_body* b = &w->bodies[w->moved[i]];
+        if (b->alive && (b->reinserted || b->requery))
         {
-            continue;
-        }
-        bool reinserted = px_dynamic_tree_was_moved(w->trees[b->type], b->proxy);
-        if (!reinserted && !b->requery)
-        {
-            continue;
-        }
-        px_aabb fat;
-        if (px_dynamic_tree_fat_aabb(w->trees[b->type], b->proxy, &fat) != PX_OK)
-        {
-            continue; /* not reached */
-        }
-        g.self = index;
-        /* moving-moving pairs of reinserted proxies come from update_pairs below */
-        bool query_static = b->type == PX_BODY_MOVING;
-        bool query_moving = b->type == PX_BODY_STATIC || b->requery;
-        /* a fat box is finite, so these cannot fail */
-        if (query_static && px_dynamic_tree_query(w->trees[PXI_TREE_STATIC], &fat, on_tree_query, &g) != PX_OK)
-        {
-            g.failed = true;
-        }
-        if (query_moving && px_dynamic_tree_query(w->trees[PXI_TREE_MOVING], &fat, on_tree_query, &g) != PX_OK)
-        {
-            g.failed = true;
+            b->seeking = true;
+            /* seekers to the front of the moved list (its order does not matter) */
+            int32_t t = w->moved[seekers];
+            w->moved[seekers] = w->moved[i];
+            w->moved[i] = t;
+            ++seekers;
         }
     }
-    if (g.failed)
+    px_status status = PX_OK;
+    size_t slots = (size_t)seekers * PXI_SEEK_INLINE;
+    if (slots > (size_t)INT32_MAX ||
+        !PXI_RESERVE(w, w->seek_keys, w->seek_key_capacity, (int)slots) ||
+        !PXI_RESERVE(w, w->seek_counts, w->seek_count_capacity, seekers))
     {
-        return PX_ERR_OUT_OF_MEMORY;
+        status = PX_ERR_OUT_OF_MEMORY;
     }
-    g.self = PX_NULL_INDEX;
-    px_status status = px_dynamic_tree_update_pairs(w->trees[PXI_TREE_MOVING], on_tree_pair, &g);
+    if (status == PX_OK && seekers > 0)
+    {
+        pxi_seek s = {w, w->moved, w->seek_keys, w->seek_counts};
+        pxi_run_tasks(&w->def.tasks, seek_task, seekers, PXI_WORLD_MIN_RANGE, &s);
+        int total = 0;
+        for (int i = 0; i < seekers; ++i)
+        {
+            total += w->seek_counts[i];
+        }
+        if (!PXI_RESERVE(w, w->new_keys, w->new_key_capacity, total))
+        {
+            status = PX_ERR_OUT_OF_MEMORY;
+        }
+        for (int i = 0; i < seekers && status == PX_OK; ++i)
+        {
+            uint64_t* out = &w->new_keys[w->new_key_count];
+            if (w->seek_counts[i] == 0)
+            {
+                continue;
+            }
+            if (w->seek_counts[i] <= PXI_SEEK_INLINE)
+            {
+                memcpy(out, &w->seek_keys[(size_t)i * PXI_SEEK_INLINE], (size_t)w->seek_counts[i] * sizeof(uint64_t));
+            }
+            else
+            {
+                /* more partners than the slot holds: the same search again, into the output */
+                pxi_seek_one q = {w, w->moved[i], out, w->seek_counts[i], 0};
+                seek_partners(&q);
+            }
+            w->new_key_count += w->seek_counts[i];
+        }
+    }
+    for (int i = 0; i < seekers; ++i)
+    {
+        w->bodies[w->moved[i]].seeking = false;
+    }
     if (status != PX_OK)
     {
+        w->new_key_count = 0;
         return status;
-    }
-    if (g.failed)
-    {
-        return PX_ERR_OUT_OF_MEMORY;
     }
     if (w->new_key_count > 1)
     {
         qsort(w->new_keys, (size_t)w->new_key_count, sizeof(uint64_t), compare_keys);
-        int n = 1;
+        int n = 1; /* each pair is reported once; unique all the same, the merge relies on it */
         for (int i = 1; i < w->new_key_count; ++i)
         {
             if (w->new_keys[i] != w->new_keys[n - 1])
@@ -721,6 +781,10 @@ static bool on_mesh_triangle(int32_t triangle, void* context)
     {
         return true; /* a degenerate triangle the contact query refuses is skipped */
     }
+    if (m.count == 0)
+    {
+        return true; /* every point was beyond the margin along the face normal */
+    }
     if (s > 0 && mp->status == PX_OK)
     {
         mp->status = s;
@@ -843,12 +907,21 @@ static void narrow_pair(const pxi_narrow* n, pxi_pair* p)
         p->remove = true;
         return;
     }
-    px_aabb fa, fb;
-    if (px_dynamic_tree_fat_aabb(w->trees[a->type], a->proxy, &fa) != PX_OK ||
-        px_dynamic_tree_fat_aabb(w->trees[b->type], b->proxy, &fb) != PX_OK || !px_aabb_overlap(&fa, &fb))
+    if (!px_aabb_overlap(&a->fat, &b->fat))
     {
         p->remove = true;
         return;
+    }
+    /* tight boxes farther apart than the margin along an axis: no contact, and no need to ask */
+    float m = n->config.margin;
+    for (int k = 0; k < 3; ++k)
+    {
+        if (a->aabb.min[k] > b->aabb.max[k] + m || b->aabb.min[k] > a->aabb.max[k] + m)
+        {
+            p->contact_count = 0;
+            p->status = PX_OK;
+            return;
+        }
     }
     px_status s;
     if (p->mesh_block != PX_NULL_INDEX)
@@ -945,7 +1018,7 @@ px_status px_world_update(px_world* world)
         p->touching = p->contact_count > 0;
         p->fresh = false;
         int32_t ia = (int32_t)(p->key >> 32), ib = (int32_t)(p->key & 0xFFFFFFFFu);
-        px_body_id ida = pxi_body_id(w, ia), idb = pxi_body_id(w, ib);
+        px_body_id ida = {ia, p->generation_a}, idb = {ib, p->generation_b};
         for (int k = 0; k < p->contact_count; ++k)
         {
             px_world_contact* c = &w->contacts[nc++];
@@ -965,7 +1038,11 @@ px_status px_world_update(px_world* world)
             st.point_count += c->manifold.count;
         }
         st.touching_pairs += p->contact_count > 0 ? 1 : 0;
-        w->pairs[kept++] = *p;
+        if (kept != i)
+        {
+            w->pairs[kept] = *p;
+        }
+        ++kept;
     }
     w->pair_count = kept;
     w->contact_count = nc;
@@ -975,6 +1052,7 @@ px_status px_world_update(px_world* world)
         b->moved = false;
         b->touched = false;
         b->requery = false;
+        b->reinserted = false;
         px_v3_copy(b->pose.p, b->last_p);
     }
     w->moved_count = 0;

@@ -23,6 +23,7 @@ typedef struct pxi_body
     const px_mesh* mesh;   /* or a mesh */
     px_transform pose;     /* normalized */
     px_aabb aabb;          /* tight world box of the shape or mesh at pose */
+    px_aabb fat;           /* its fat box in the tree (a copy, refreshed when the proxy is reinserted) */
     vec3 last_p;           /* position at the last update (moving bodies: predictive displacement) */
     void* user_data;
     uint32_t category_bits;
@@ -35,6 +36,8 @@ typedef struct pxi_body
     bool moved;            /* pose set since the last update: in the world's moved list */
     bool touched;          /* pose or filter changed since the last update: its pairs need a narrowphase */
     bool requery;          /* created or filter changed: look for its pairs in both trees */
+    bool reinserted;       /* its proxy was reinserted (left its fat box) since the last update */
+    bool seeking;          /* looking for partners in this update's broadphase */
 } pxi_body;
 
 /* A pair of bodies whose broadphase boxes overlap, kept from update to update. */
@@ -84,6 +87,11 @@ struct px_world
     int pair_capacity;
     pxi_pair* pairs_next; /* merge target, swapped with pairs */
     int pairs_next_capacity;
+
+    uint64_t* seek_keys; /* PXI_SEEK_INLINE candidate keys per seeking body (world.c) */
+    int seek_key_capacity;
+    int* seek_counts;
+    int seek_count_capacity;
 
     uint64_t* new_keys; /* candidate pairs of an update */
     int new_key_count;
