@@ -812,6 +812,95 @@ static int32_t walk_next(const px_dynamic_tree* t, int32_t i)
     return PX_NULL_INDEX;
 }
 
+/* A query box in the form the SSE test wants: hi = (max.x, max.y, max.z, +inf) and lo = (-inf, min.x, min.y,
+ * min.z), against a node's floats 0..3 = (min, max.x) and 2..5 = (min.z, max). The extra lanes compare max.x
+ * <= +inf and -inf <= min.z, true for any finite box, so the four lanes of (node_lo <= hi) & (lo <= node_hi)
+ * are all set exactly when the closed boxes overlap. Only finite floats are compared (fat boxes are finite):
+ * no exception flag is raised. */
+typedef struct query_box
+{
+#if TREE_SSE
+    __m128 hi;
+    __m128 lo;
+#else
+    px_aabb box;
+#endif
+} query_box;
+
+static inline query_box make_query_box(const px_aabb* b)
+{
+    query_box q;
+#if TREE_SSE
+    q.hi = _mm_setr_ps(b->max[0], b->max[1], b->max[2], INFINITY);
+    q.lo = _mm_setr_ps(-INFINITY, b->min[0], b->min[1], b->min[2]);
+#else
+    q.box = *b;
+#endif
+    return q;
+}
+
+static inline bool node_overlaps(const tree_node* n, const query_box* q)
+{
+#if TREE_SSE
+    const float* f = n->aabb.min;
+    __m128 node_lo = _mm_loadu_ps(f);     /* min.x min.y min.z max.x */
+    __m128 node_hi = _mm_loadu_ps(f + 2); /* min.z max.x max.y max.z */
+    __m128 ok = _mm_and_ps(_mm_cmple_ps(node_lo, q->hi), _mm_cmple_ps(q->lo, node_hi));
+    return _mm_movemask_ps(ok) == 15;
+#else
+    return box_overlap(&n->aabb, &q->box);
+#endif
+}
+
+/* Nodes a query keeps on its own stack (a depth-first walk pushing at most two children per popped node holds
+ * at most height + 1 nodes), so queries allocate nothing and may run on several threads at once. */
+#define QUERY_STACK 96
+
+/* px_dynamic_tree_query on a tree no taller than QUERY_STACK - 2: an explicit stack and the SSE box test. */
+static px_status query_stack(const px_dynamic_tree* tree, const px_aabb* aabb, px_dynamic_tree_query_fn* callback,
+                             void* context)
+{
+    const tree_node* nodes = tree->nodes;
+    const int32_t root = tree->root;
+    if (!box_overlap(&nodes[root].aabb, aabb))
+    {
+        return PX_OK;
+    }
+    if (is_leaf(&nodes[root]))
+    {
+        (void)callback(root, tree->infos[root].user_data, context);
+        return PX_OK;
+    }
+    const query_box q = make_query_box(aabb);
+    int32_t stack[QUERY_STACK];
+    int top = 0;
+    stack[top++] = root;
+    while (top > 0)
+    {
+        const tree_node* n = &nodes[stack[--top]];
+        const int32_t children[2] = { n->child1, n->child2 };
+        for (int c = 0; c < 2; ++c)
+        {
+            const int32_t i = children[c];
+            const tree_node* ch = &nodes[i];
+            if (!node_overlaps(ch, &q))
+            {
+                continue;
+            }
+            if (!is_leaf(ch))
+            {
+                stack[top++] = i;
+                continue;
+            }
+            if (!callback(i, tree->infos[i].user_data, context))
+            {
+                return PX_OK;
+            }
+        }
+    }
+    return PX_OK;
+}
+
 px_status px_dynamic_tree_query(const px_dynamic_tree* tree, const px_aabb* aabb, px_dynamic_tree_query_fn* callback,
                                 void* context)
 {
@@ -826,7 +915,17 @@ px_status px_dynamic_tree_query(const px_dynamic_tree* tree, const px_aabb* aabb
             return PX_ERR_NON_FINITE;
         }
     }
-    int32_t i = tree->root;
+    int32_t root = tree->root;
+    if (root == PX_NULL_INDEX)
+    {
+        return PX_OK;
+    }
+    if (tree->infos[root].height + 2 <= QUERY_STACK)
+    {
+        return query_stack(tree, aabb, callback, context);
+    }
+    /* a tree taller than the stack (not expected: heights stay near 1.44 log2 n): the parent-link walk */
+    int32_t i = root;
     while (i != PX_NULL_INDEX)
     {
         const tree_node* n = &tree->nodes[i];
@@ -936,46 +1035,6 @@ px_status px_dynamic_tree_ray_query(const px_dynamic_tree* tree, const px_ray* r
 
 /* ------------------------------------------------------------------------------------------------------ */
 /* Pairs                                                                                                   */
-
-/* A query box in the form the SSE test wants: hi = (max.x, max.y, max.z, +inf) and lo = (-inf, min.x, min.y,
- * min.z), against a node's floats 0..3 = (min, max.x) and 2..5 = (min.z, max). The extra lanes compare max.x
- * <= +inf and -inf <= min.z, true for any finite box, so the four lanes of (node_lo <= hi) & (lo <= node_hi)
- * are all set exactly when the closed boxes overlap. Only finite floats are compared (fat boxes are finite):
- * no exception flag is raised. */
-typedef struct query_box
-{
-#if TREE_SSE
-    __m128 hi;
-    __m128 lo;
-#else
-    px_aabb box;
-#endif
-} query_box;
-
-static inline query_box make_query_box(const px_aabb* b)
-{
-    query_box q;
-#if TREE_SSE
-    q.hi = _mm_setr_ps(b->max[0], b->max[1], b->max[2], INFINITY);
-    q.lo = _mm_setr_ps(-INFINITY, b->min[0], b->min[1], b->min[2]);
-#else
-    q.box = *b;
-#endif
-    return q;
-}
-
-static inline bool node_overlaps(const tree_node* n, const query_box* q)
-{
-#if TREE_SSE
-    const float* f = n->aabb.min;
-    __m128 node_lo = _mm_loadu_ps(f);     /* min.x min.y min.z max.x */
-    __m128 node_hi = _mm_loadu_ps(f + 2); /* min.z max.x max.y max.z */
-    __m128 ok = _mm_and_ps(_mm_cmple_ps(node_lo, q->hi), _mm_cmple_ps(q->lo, node_hi));
-    return _mm_movemask_ps(ok) == 15;
-#else
-    return box_overlap(&n->aabb, &q->box);
-#endif
-}
 
 /* Grow the pair buffer (and its sort scratch, as large again) to hold more than `count` pairs. */
 static px_status grow_pairs(px_dynamic_tree* t, int32_t count)
