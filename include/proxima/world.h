@@ -28,7 +28,7 @@
 /// px_world_proximity, which keeps its candidate pairs in the world's scratch storage); the other queries (ray
 /// casts, overlap, shape cast, px_world_body_proximity) allocate nothing and may run on any number of threads
 /// at once while nobody changes the world. px_world_update and px_world_proximity allocate only when their
-/// storage has to grow.
+/// storage has to grow (and px_world_update for the periodic tree rebuild, see rebuild_interval).
 #pragma once
 
 #include "proxima/base.h"
@@ -84,6 +84,10 @@ extern "C"
         /// Runs the narrowphase of px_world_update and the proximity queries (all-zero: the calling thread).
         /// The world keeps the task system until it is destroyed.
         px_task_system tasks;
+        /// Every this many updates, the moving bodies' tree is rebuilt top-down (px_dynamic_tree_rebuild), as
+        /// trees grown by reinsertions lose quality; 0 never rebuilds. The rebuild allocates a scratch array
+        /// (when that fails, the tree stays as it is). Default 30. [Limit: >= 0]
+        int rebuild_interval;
         int internal_value; ///< Set by px_world_default_def(). Do not set.
     } px_world_def;
 
@@ -100,7 +104,8 @@ extern "C"
         int internal_value;      ///< Set by px_body_default_def(). Do not set.
     } px_body_def;
 
-    /// Default world options: malloc/free, aabb margin 0.1, contact margin 4 * PX_LINEAR_SLOP, no threads.
+    /// Default world options: malloc/free, aabb margin 0.1, contact margin 4 * PX_LINEAR_SLOP, no threads,
+    /// moving tree rebuilt every 30 updates.
     PX_API px_world_def px_world_default_def(void);
 
     /// Default body: a moving unit sphere at the origin, category 1, mask all.
@@ -155,7 +160,10 @@ extern "C"
 
     /// One touching pair after px_world_update. For a convex pair there is one contact with its manifold; a
     /// convex shape against a mesh gives one contact per touching triangle (up to PX_WORLD_MAX_MESH_MANIFOLDS,
-    /// chosen as that constant says), each with that triangle's manifold.
+    /// chosen as that constant says), each with that triangle's manifold. A triangle manifold whose witness lies
+    /// only on the triangle's inactive edges (px_mesh_active_edges) and whose normal is not the face normal
+    /// takes the face normal instead, as px_mesh_shape_contacts does, so bodies slide over flat meshes
+    /// without catching on the edges between triangles.
     typedef struct px_world_contact
     {
         px_body_id body_a;    ///< The body with the lower index (for a mesh pair: still the lower index)

@@ -110,6 +110,7 @@ struct px_world
     int proximity_capacity;
 
     px_world_stats stats;
+    int updates_since_rebuild;
 };
 
 /* The live body named by id, or NULL. */
