@@ -888,6 +888,7 @@ static px_status narrow_mesh_pair(const pxi_narrow* n, pxi_pair* p, const pxi_bo
 static void narrow_pair(const pxi_narrow* n, pxi_pair* p)
 {
     px_world* w = n->world;
+    p->remove = false;
     if (pair_is_stale(w, p))
     {
         p->remove = true;
@@ -982,11 +983,9 @@ px_status px_world_update(px_world* world)
         return status;
     }
     /* the output can hold every pair's contacts: reserve before the narrowphase changes anything */
-    int most = 0;
-    for (int i = 0; i < w->pair_count; ++i)
-    {
-        most += w->pairs[i].mesh_block != PX_NULL_INDEX ? PX_WORLD_MAX_MESH_MANIFOLDS : 1;
-    }
+    /* every mesh pair holds one of the mesh blocks ever made: a bound without a pass over the pairs */
+    int64_t most64 = (int64_t)w->pair_count + (int64_t)(PX_WORLD_MAX_MESH_MANIFOLDS - 1) * w->mesh_block_count;
+    int most = most64 > INT32_MAX ? INT32_MAX : (int)most64;
     if (!PXI_RESERVE(w, w->contacts, w->contact_capacity, most))
     {
         return PX_ERR_OUT_OF_MEMORY;
@@ -996,10 +995,6 @@ px_status px_world_update(px_world* world)
     n.world = w;
     n.config = px_manifold_default_config();
     n.config.margin = w->def.contact_margin;
-    for (int i = 0; i < w->pair_count; ++i)
-    {
-        w->pairs[i].remove = false;
-    }
     pxi_run_tasks(&w->def.tasks, narrow_task, w->pair_count, PXI_WORLD_MIN_RANGE, &n);
 
     /* compaction and output, in key order */
