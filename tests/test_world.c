@@ -6,7 +6,7 @@
  * (slot reuse) and filters changed on the way; after every px_world_update the contacts are compared with
  * brute force over all body pairs: px_manifold_world with the world's contact margin for convex pairs, and
  * for a convex body against a mesh px_manifold_world against every triangle (px_shape_triangle posed by the
- * mesh pose), keeping PX_WORLD_MAX_MESH_MANIFOLDS of them as world.h ranks them (depth in steps of the
+ * mesh pose) with the internal-edge correction (mesh_edges_internal.h), keeping PX_WORLD_MAX_MESH_MANIFOLDS of them as world.h ranks them (depth in steps of the
  * margin, then triangle index). Same pairs, same order, the `began` flags
  * against the world's previous update, the same manifolds (bit-identical for mesh pairs; within 1e-4 of the
  * size for convex pairs, whose GJK the world warm-starts), stats consistent with the contacts array. The
@@ -26,6 +26,7 @@
 
 #include "proxima/proxima.h"
 #include "proxima/world.h"
+#include "narrowphase/mesh_edges_internal.h"
 #include "support/count_alloc.h"
 #include "support/rng.h"
 #include "test.h"
@@ -1008,6 +1009,13 @@ static int ref_contacts(const scene* s, ref_list* out)
                                    ? px_manifold_world(&tri, &mb->pose, &cb->shape, &cb->pose, &cfg, &m)
                                    : px_manifold_world(&cb->shape, &cb->pose, &tri, &mb->pose, &cfg, &m);
                 if (st < 0 || m.count == 0)
+                {
+                    continue;
+                }
+                /* the world's internal-edge correction, as it does it for each triangle */
+                (void)pxi_mesh_manifold_correct_edges(&m, mb->mesh->mesh, t, &mb->pose, bi->mesh != NULL,
+                                                      &cb->shape, &cb->pose, cfg.margin);
+                if (m.count == 0)
                 {
                     continue;
                 }

@@ -95,6 +95,34 @@ extern "C"
     /// The mesh's copy of the indices, 3 per triangle (NULL for NULL or an empty mesh).
     PX_API const int32_t* px_mesh_indices(const px_mesh* mesh);
 
+    /// Bit of px_mesh_active_edges() for edge i (0..2) of a triangle, the edge from its vertex i to vertex
+    /// (i + 1) % 3, seen from the front (the side cross(v1 - v0, v2 - v0) points to).
+#define PX_MESH_EDGE_FRONT(i) (1u << (i))
+    /// The same seen from the back.
+#define PX_MESH_EDGE_BACK(i) (8u << (i))
+
+    /// Two triangles sharing an edge whose normals differ by less than this angle meet at a flat edge, never
+    /// active. [Units: degrees]
+#define PX_MESH_ACTIVE_EDGE_ANGLE 5.0f
+
+    /// Which triangle edges are "active", one byte per triangle (PX_MESH_EDGE_FRONT(i) | PX_MESH_EDGE_BACK(i)
+    /// bits), computed once by px_mesh_create.
+    ///
+    /// An edge is inactive where the surface continues smoothly past it: a shape sliding across it should
+    /// only ever touch the faces. Contacts of convex shapes with a triangle whose witness lies on its inactive
+    /// edges get the triangle's face normal instead of the edge's (the "internal edge" or ghost collision
+    /// fix; see px_mesh_shape_contacts and px_world_contacts). Edges are matched by vertex index and by
+    /// position (vertices repeated at exactly the same place are the same vertex, as OBJ files often have).
+    /// Seen from one side, an edge is active when it is:
+    ///  - a boundary edge (no other triangle has it), or shared by three or more triangles;
+    ///  - an edge of a degenerate triangle (zero area, a sliver), or shared with one;
+    ///  - convex seen from that side (the neighbour bends away from it) by more than
+    ///    PX_MESH_ACTIVE_EDGE_ANGLE between the two normals.
+    /// Flat edges and concave ones (a floor meeting a wall, seen from the room) are inactive. The neighbour's
+    /// winding does not matter: a neighbour wound the other way is compared with its normal reversed.
+    /// @return [triangle_count] bytes, or NULL for NULL or an empty mesh.
+    PX_API const uint8_t* px_mesh_active_edges(const px_mesh* mesh);
+
     /// Bounds of all triangles (an inverted box, min > max, for an empty mesh or NULL).
     PX_API px_aabb px_mesh_bounds(const px_mesh* mesh);
 

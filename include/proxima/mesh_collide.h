@@ -83,6 +83,12 @@ typedef struct px_mesh_contact
 /// triangle gets the signed distance of px_contact_relative (GJK while apart, EPA when the shape crosses
 /// it). A triangle is reported when its signed distance is <= margin.
 ///
+/// Internal edges: a contact whose witness on the triangle lies only on edges that px_mesh_active_edges()
+/// marks inactive (flat or concave), and whose normal is not the triangle's face normal, gets the face
+/// normal on the shape's side instead, with distance the height of its point on the shape over the
+/// triangle's plane (and is dropped if that exceeds the margin), so a shape sliding over a flat mesh never
+/// catches on the edges between its triangles.
+///
 /// When more than capacity triangles qualify, the capacity deepest ones are kept (smallest signed
 /// distance; the lowest index among equals), so a small buffer still holds the contacts that matter most.
 /// The written contacts are sorted by triangle index. The result depends only on the inputs.

@@ -97,7 +97,21 @@ struct px_mesh
     pxi_mesh_node* nodes; /* [node_count], root at 0 */
     pxi_mesh_packet* packets; /* [packet_count], in leaf order */
     int packet_count;
+    uint8_t* active_edges; /* [triangle_count]: PX_MESH_EDGE_FRONT / PX_MESH_EDGE_BACK bits (mesh.h) */
 };
+
+/* The active-edge bits of every triangle (px_mesh_active_edges without the NULL check): what the internal
+ * edge correction of the convex-vs-mesh contacts reads (narrowphase/mesh_edges_internal.h). NULL for an
+ * empty mesh. */
+static inline const uint8_t* pxi_mesh_active_edges(const px_mesh* mesh)
+{
+    return mesh->active_edges;
+}
+
+/* Fill mesh->active_edges (allocated by the caller, triangle_count bytes) from the vertices and indices
+ * (mesh.c). Temporary memory comes from the mesh's allocator; PX_ERR_OUT_OF_MEMORY when it fails, with
+ * nothing leaked. */
+px_status pxi_mesh_find_active_edges(px_mesh* mesh);
 
 /* Build the tree of a mesh whose vertices, indices, counts and allocator are set: allocates nodes and
  * packets (freed by pxi_mesh_free_tree) and fills the statistics. */

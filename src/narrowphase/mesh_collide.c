@@ -11,7 +11,8 @@
  *    neighbours, so the shape's support vertices usually carry over);
  *  - contacts: every leaf overlapping the shape's box grown by the margin (pxi_mesh_overlap_leaves); a
  *    GJK overlap test against the shape grown by the margin drops the triangles that are farther, and the
- *    rest get px_contact_relative (GJK, or EPA when the shape crosses the triangle);
+ *    rest get px_contact_relative (GJK, or EPA when the shape crosses the triangle), corrected to the face
+ *    normal when the witness lies on the triangle's inactive edges (mesh_edges_internal.h);
  *  - cast: a traversal along the sweep, nodes entered by the moving box nearest first (the slab test of
  *    the node box grown by the shape's box), pruned by the best fraction so far; px_shape_cast_world on
  *    each candidate triangle.
@@ -35,6 +36,7 @@
 #include "../broadphase/mesh_internal.h"
 #include "../core/px_math.h"
 #include "../shapes/support_internal.h"
+#include "mesh_edges_internal.h"
 
 #include "proxima/cast.h"
 #include "proxima/contact.h"
@@ -393,6 +395,7 @@ typedef struct contact_search
     float margin;
     float reach2; /* (margin + pad)^2: triangles whose planes are farther from the shape's box are skipped */
     px_shape grown; /* the shape with its radius grown by the margin and the pad: the overlap pre-test */
+    const uint8_t* active; /* the mesh's active-edge bits */
     px_mesh_contact* out;
     int capacity;
     int kept;  /* contacts in out (min(count, capacity)) */
@@ -478,6 +481,14 @@ static bool contact_leaf(const pxi_mesh_packet* packets, int count, float* best_
             return false;
         }
         s->status = worse_warning(s->status, status);
+        unsigned flags = s->active[p->index[lane]];
+        if (c.distance <= s->margin && (flags & 0x3Fu) != 0x3Fu)
+        {
+            /* an internal-edge contact takes the face normal (mesh_edges_internal.h); its distance may then
+             * pass the margin */
+            (void)pxi_contact_correct_edges(&c, tri.triangle.a, tri.triangle.b, tri.triangle.c, flags, s->q->shape,
+                                            NULL);
+        }
         if (c.distance <= s->margin)
         {
             px_mesh_contact mc;
@@ -533,6 +544,7 @@ px_status px_mesh_shape_contacts(const px_mesh* mesh, const px_transform* mesh_p
     s.reach2 = (margin + pad) * (margin + pad);
     s.grown = *shape;
     s.grown.radius = shape->radius + margin + pad;
+    s.active = pxi_mesh_active_edges(mesh);
     s.out = contacts;
     s.capacity = capacity;
     s.status = PX_OK;

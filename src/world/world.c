@@ -19,6 +19,7 @@
 
 #include "../core/task_internal.h"
 #include "../narrowphase/manifold_internal.h"
+#include "../narrowphase/mesh_edges_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -782,6 +783,9 @@ static bool on_mesh_triangle(int32_t triangle, void* context)
     {
         return true; /* a degenerate triangle the contact query refuses is skipped */
     }
+    /* a contact on the triangle's inactive (internal) edges takes its face normal (mesh_edges_internal.h) */
+    (void)pxi_mesh_manifold_correct_edges(&m, mp->mesh_body->mesh, triangle, &mp->mesh_body->pose, mp->mesh_is_a,
+                                          &mp->convex->shape, &mp->convex->pose, mp->narrow->config.margin);
     if (m.count == 0)
     {
         return true; /* every point was beyond the margin along the face normal */

@@ -1,0 +1,242 @@
+/* The internal-edge correction of convex-vs-mesh contacts (mesh_edges_internal.h).
+ *
+ * A contact against one triangle is an internal-edge contact when
+ *  - its normal is not the triangle's face normal (1 - cos above PXI_EDGE_FACE_COS), and
+ *  - every witness point on the triangle lies on its boundary, and on no active edge that the normal
+ *    leans out across: on inactive edges (one, or both at a vertex), or on an active edge the normal does
+ *    not point out of (a vertex of the boundary touched from the mesh's side).
+ * Such a contact gets the face normal on the shape's side, and each point the separation of its point on
+ * the shape from the triangle's plane: the shape then rests on (or is pushed out along) the smooth surface
+ * the triangle belongs to, as its face contacts with the neighbours already say. A witness in the
+ * triangle's interior, or on an active edge (a boundary, a sharp convex edge), keeps the contact as the
+ * query found it.
+ *
+ * Why the vertex rule looks at the normal: a mesh's boundary runs through vertices whose triangles have
+ * one boundary edge and one inner edge there (a flat grid's side). A box lying on the grid beside such a
+ * triangle touches it at that vertex with a normal along the boundary, into the mesh's side of it, which
+ * no edge of the boundary could give; a shape beyond the boundary gets a normal leaning out across it.
+ *
+ * Active edges seen from the front and from the back are kept apart (PX_MESH_EDGE_FRONT / _BACK): a
+ * floor-wall corner is concave seen from the room (inactive) and convex seen from behind (active). */
+#include "mesh_edges_internal.h"
+
+#include <float.h>
+
+#include "../broadphase/mesh_internal.h"
+#include "../shapes/support_internal.h"
+
+/* The middle of the shape's extent along unit direction n (in the triangle's frame), measured from the
+ * plane through a, and the half extent. */
+static float shape_middle(const px_shape* shape, const px_transform* pose, const vec3 n, const float a[3],
+                          float* half)
+{
+    vec3 d, nd, hi, lo, mid, mid_world, rel;
+    if (pose != NULL)
+    {
+        px_quat_rotate_inv_fast(pose->q, n, d);
+    }
+    else
+    {
+        px_v3_copy(n, d);
+    }
+    px_v3_negate(d, nd);
+    pxi_support_core(shape, d, hi);
+    pxi_support_core(shape, nd, lo);
+    for (int k = 0; k < 3; ++k)
+    {
+        mid[k] = 0.5f * (hi[k] + lo[k]);
+    }
+    *half = 0.5f * px_v3_dot(d, hi) - 0.5f * px_v3_dot(d, lo);
+    if (pose != NULL)
+    {
+        px_transform_point(pose, mid, mid_world);
+    }
+    else
+    {
+        px_v3_copy(mid, mid_world);
+    }
+    px_v3_sub(mid_world, a, rel);
+    return px_v3_dot(n, rel);
+}
+
+bool pxi_edge_correction_normal(const float a[3], const float b[3], const float c[3], unsigned flags,
+                                const px_shape* shape, const px_transform* shape_pose, const vec3 normal,
+                                const vec3* points, int count, vec3 face_normal)
+{
+    const float* v[3] = { a, b, c };
+    vec3 e[3];
+    float len[3];
+    float longest = 0.0f, coord = 0.0f;
+    for (int i = 0; i < 3; ++i)
+    {
+        px_v3_sub(v[i == 2 ? 0 : i + 1], v[i], e[i]);
+        len[i] = px_v3_norm(e[i]);
+        longest = px_maxf(longest, len[i]);
+        coord = px_maxf(coord, px_maxf(fabsf(v[i][0]), px_maxf(fabsf(v[i][1]), fabsf(v[i][2]))));
+    }
+    vec3 n, nu;
+    px_v3_cross(e[0], e[1], n); /* (b - a) x (c - b) = (b - a) x (c - a) */
+    if (count <= 0 || count > PX_MANIFOLD_MAX_POINTS || !px_v3_normalize_any(n, nu) || !px_is_finite(longest))
+    {
+        return false; /* degenerate: the mesh marks all its edges active anyway */
+    }
+    /* the shape's side: the middle of its extent, or the normal's lean for a shape centred on the plane */
+    float half = 0.0f;
+    float side = shape_middle(shape, shape_pose, nu, a, &half);
+    float round = 16.0f * FLT_EPSILON * (coord + longest + fabsf(half) + fabsf(side));
+    if (!(fabsf(side) > round))
+    {
+        side = px_v3_dot(nu, normal);
+    }
+    if (!(side != 0.0f))
+    {
+        return false; /* no side (or NaN) */
+    }
+    unsigned side_active = side > 0.0f ? flags & 7u : (flags >> 3) & 7u;
+    unsigned either_active = (flags | (flags >> 3)) & 7u;
+    if (side_active == 7u)
+    {
+        return false;
+    }
+    vec3 fn;
+    px_v3_scale(nu, side > 0.0f ? 1.0f : -1.0f, fn);
+    if (!(px_v3_dot(normal, fn) < 1.0f - PXI_EDGE_FACE_COS))
+    {
+        return false; /* a face contact (or a NaN normal) */
+    }
+    /* Whether the normal leans out across each edge: cross(e_i, nu) points out of the triangle across edge i
+     * (the vertices run counter-clockwise around nu). A shape the normal points to beyond an edge is past
+     * the triangle, where its plane does not tell which side the shape is on (beside a ledge, the shape may
+     * be below the upper floor's plane and still outside the step): such an edge counts as active when it
+     * is active from either side, so only flat edges are corrected there. */
+    unsigned out = 0u;
+    for (int i = 0; i < 3; ++i)
+    {
+        vec3 o;
+        px_v3_cross(e[i], nu, o);
+        if (px_v3_dot(normal, o) > PXI_EDGE_OUT_MIN * len[i])
+        {
+            out |= 1u << i;
+        }
+    }
+    unsigned active = (side_active & ~out) | (either_active & out);
+    /* the witnesses: signed distance from each edge's line, in the plane, positive inside */
+    float tol = PXI_EDGE_ON_TOLERANCE * longest + 16.0f * FLT_EPSILON * coord;
+    for (int j = 0; j < count; ++j)
+    {
+        unsigned on = 0u;
+        for (int i = 0; i < 3; ++i)
+        {
+            vec3 r, x;
+            px_v3_sub(points[j], v[i], r);
+            px_v3_cross(e[i], r, x);
+            if (!(px_v3_dot(x, nu) > tol * len[i]))
+            {
+                on |= 1u << i; /* NaN counts as on */
+            }
+        }
+        if (on == 0u || (on & active & out) != 0u)
+        {
+            return false; /* an interior (face) witness, or one on an active edge the normal leans out across */
+        }
+    }
+    px_v3_copy(fn, face_normal);
+    return true;
+}
+
+bool pxi_manifold_correct_edges(px_manifold* m, bool tri_is_a, const float a[3], const float b[3],
+                                const float c[3], unsigned flags, const px_shape* shape,
+                                const px_transform* shape_pose, float margin)
+{
+    if (m->count <= 0 || m->count > PX_MANIFOLD_MAX_POINTS)
+    {
+        return false;
+    }
+    vec3 on_tri[PX_MANIFOLD_MAX_POINTS];
+    vec3 on_shape[PX_MANIFOLD_MAX_POINTS];
+    uint32_t ids[PX_MANIFOLD_MAX_POINTS];
+    int count = m->count;
+    for (int i = 0; i < count; ++i)
+    {
+        const px_manifold_point* p = &m->points[i];
+        px_v3_copy(tri_is_a ? p->point_a : p->point_b, on_tri[i]);
+        px_v3_copy(tri_is_a ? p->point_b : p->point_a, on_shape[i]);
+        ids[i] = p->id;
+    }
+    vec3 toward_shape, fn;
+    px_v3_scale(m->normal, tri_is_a ? 1.0f : -1.0f, toward_shape);
+    if (!pxi_edge_correction_normal(a, b, c, flags, shape, shape_pose, toward_shape, (const vec3*)on_tri, count,
+                                    fn))
+    {
+        return false;
+    }
+    vec3 normal;
+    px_v3_scale(fn, tri_is_a ? 1.0f : -1.0f, normal);
+    int kept = 0;
+    for (int i = 0; i < count; ++i)
+    {
+        vec3 d;
+        px_v3_sub(on_shape[i], a, d);
+        float sep = px_v3_dot(fn, d) + 0.0f; /* + 0: touching reads 0, not -0 */
+        if (!(sep <= margin))
+        {
+            continue; /* NaN dropped too */
+        }
+        px_manifold_point* p = &m->points[kept++];
+        if (tri_is_a)
+        {
+            px_v3_mad(on_shape[i], -sep, fn, p->point_a); /* its projection on the plane */
+        }
+        else
+        {
+            px_v3_copy(on_shape[i], p->point_a);
+        }
+        px_v3_mad(p->point_a, sep, normal, p->point_b);
+        p->separation = sep;
+        p->id = ids[i];
+    }
+    px_v3_copy(normal, m->normal);
+    m->count = kept;
+    return true;
+}
+
+bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const float b[3], const float c[3],
+                               unsigned flags, const px_shape* shape, const px_transform* shape_pose)
+{
+    vec3 fn;
+    if (!pxi_edge_correction_normal(a, b, c, flags, shape, shape_pose, contact->normal,
+                                    (const vec3*)contact->point_a, 1, fn))
+    {
+        return false;
+    }
+    vec3 d;
+    px_v3_sub(contact->point_b, a, d);
+    float sep = px_v3_dot(fn, d) + 0.0f;
+    px_v3_mad(contact->point_b, -sep, fn, contact->point_a);
+    px_v3_copy(fn, contact->normal);
+    contact->distance = sep;
+    return true;
+}
+
+bool pxi_mesh_manifold_correct_edges(px_manifold* m, const px_mesh* mesh, int32_t triangle,
+                                     const px_transform* mesh_pose, bool mesh_is_a, const px_shape* shape,
+                                     const px_transform* shape_pose, float margin)
+{
+    const uint8_t* active = pxi_mesh_active_edges(mesh);
+    if (m->count <= 0 || active == NULL || (active[triangle] & 0x3Fu) == 0x3Fu)
+    {
+        return false;
+    }
+    px_transform mpose, spose;
+    if (px_transform_normalized(mesh_pose, &mpose) != PX_OK || px_transform_normalized(shape_pose, &spose) != PX_OK)
+    {
+        return false;
+    }
+    const int32_t* t = &mesh->indices[3 * triangle];
+    vec3 v[3];
+    for (int i = 0; i < 3; ++i)
+    {
+        px_transform_point(&mpose, &mesh->vertices[3 * t[i]], v[i]);
+    }
+    return pxi_manifold_correct_edges(m, mesh_is_a, v[0], v[1], v[2], active[triangle], shape, &spose, margin);
+}

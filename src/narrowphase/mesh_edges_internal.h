@@ -1,0 +1,80 @@
+/* The internal-edge correction of convex-vs-mesh contacts (mesh_edges.c).
+ *
+ * A shape sliding over a flat floor made of many triangles also touches the triangles beside it, at their
+ * shared edges, and a contact query against one triangle alone gives such an edge contact a normal that
+ * points sideways (the "internal edge" or ghost collision problem): the body bumps or stops on a floor that
+ * is flat. The mesh marks which edges are active (px_mesh_active_edges: boundaries, sharp convex edges);
+ * when a contact's witness on the triangle lies only on inactive edges (or on a vertex both of whose edges
+ * are inactive) and its normal is not the triangle's face normal, the normal becomes the face normal on the
+ * convex shape's side and each point's separation is measured again along it: the point on the convex
+ * shape against the triangle's plane. Face contacts (a witness inside the triangle), and contacts with a
+ * witness on an active edge that the normal leans out across, are left as they are. This is the idea of
+ * Jolt's active edges and Bullet's btAdjustInternalEdgeContacts, in its simplest form.
+ *
+ * A vertex lies on two edges: it counts as inactive when both are, and when only one is, unless the
+ * normal leans out of the triangle across the active one (a shape on the mesh touching a vertex of the
+ * boundary from inside, where the boundary goes on past the vertex, gets the face normal; one beyond the
+ * boundary keeps its own). Known limitation: a triangle that touches a ledge (or a boundary) only with a
+ * corner, both of its edges there flat, gets its face normal for a shape beside the ledge; the ledge's own
+ * triangles keep the edge normal.
+ *
+ * The convex shape's side of the triangle is the side the middle of its extent along the face normal is
+ * on (two support points: it does not depend on the frame), or, for a shape centred on the plane, the side
+ * the contact normal leans to. An edge the normal leans out across (the shape is past the triangle there,
+ * where the triangle's plane does not tell the sides apart: a box beside a ledge may be below the upper
+ * floor's plane) counts as active when it is active from either side: only flat edges are corrected for
+ * shapes past them. */
+#pragma once
+
+#include "../core/px_math.h"
+
+#include "proxima/contact.h"
+#include "proxima/manifold.h"
+#include "proxima/mesh.h"
+#include "proxima/shapes.h"
+#include "proxima/transform.h"
+
+/* Contact normals within this misalignment (1 - cos, about 0.08 degrees) of the triangle's face normal are
+ * face contacts and stay as they are. */
+#define PXI_EDGE_FACE_COS 1.0e-6f
+/* A witness within this fraction of the triangle's longest edge (plus the rounding of its coordinates) of
+ * an edge's line lies on that edge. The witness of a contact whose normal is not the face normal is
+ * always on the triangle's boundary (the triangle's support in any other direction is an edge or a
+ * vertex): the tolerance only covers the rounding of GJK, EPA and the clipping, and tells a point on an
+ * edge from one on a vertex. */
+#define PXI_EDGE_ON_TOLERANCE 1.0e-4f
+
+/* A normal leaning out across an active edge by less than this (the sine of the angle, 1e-3) does not
+ * count as leaning out (the vertex rule above). */
+#define PXI_EDGE_OUT_MIN 1.0e-3f
+
+/* Whether a contact against triangle (a, b, c) is an internal-edge contact to correct, and the normal it
+ * gets. flags: the triangle's byte of px_mesh_active_edges. shape, shape_pose: the convex shape and its
+ * pose in the triangle's frame (NULL: the identity). normal: the contact normal from the triangle to the
+ * shape. points: the contact's witnesses on the triangle, count of them. On true, face_normal is the
+ * triangle's unit normal on the shape's side. */
+bool pxi_edge_correction_normal(const float a[3], const float b[3], const float c[3], unsigned flags,
+                                const px_shape* shape, const px_transform* shape_pose, const vec3 normal,
+                                const vec3* points, int count, vec3 face_normal);
+
+/* Correct a manifold between triangle (a, b, c) and a convex shape (posed by shape_pose), all world space;
+ * the triangle is shape A when tri_is_a, else B. Points farther than margin after the correction are
+ * dropped (the others keep their order and ids; point_b = point_a + separation * normal). Returns true when
+ * the manifold changed; its count may then be 0. */
+bool pxi_manifold_correct_edges(px_manifold* m, bool tri_is_a, const float a[3], const float b[3],
+                                const float c[3], unsigned flags, const px_shape* shape,
+                                const px_transform* shape_pose, float margin);
+
+/* Correct a contact whose shape A is triangle (a, b, c) and B the convex shape (posed by shape_pose, NULL:
+ * the identity), normal from the triangle to the shape, point_a on the triangle, all in one frame:
+ * distance, normal and point_a change, point_b (on the shape) stays. Returns true when it changed. */
+bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const float b[3], const float c[3],
+                               unsigned flags, const px_shape* shape, const px_transform* shape_pose);
+
+/* pxi_manifold_correct_edges for triangle `triangle` of a mesh posed at mesh_pose, against convex shape
+ * `shape` at shape_pose (the manifold from px_manifold_world with the mesh's triangle as a
+ * px_shape_triangle at mesh_pose, as A when mesh_is_a): what the world does for each triangle of a
+ * convex-vs-mesh pair, and what a brute-force check of it must do. The poses are normalized here. */
+bool pxi_mesh_manifold_correct_edges(px_manifold* m, const px_mesh* mesh, int32_t triangle,
+                                     const px_transform* mesh_pose, bool mesh_is_a, const px_shape* shape,
+                                     const px_transform* shape_pose, float margin);

@@ -1,0 +1,848 @@
+/* mesh_edges: active edges of meshes (px_mesh_active_edges) and the internal-edge correction of convex-vs-mesh
+ * contacts (px_mesh_shape_contacts, the world's mesh pairs, pxi_mesh_manifold_correct_edges).
+ *
+ * Flags: a flat grid (inner edges inactive, the boundary active from both sides), the same grid as a
+ * triangle soup (every triangle its own vertices, some at -0: welded by position), a closed cube (its edges
+ * active from outside, the face diagonals inactive; a face wound the other way), a floor meeting a wall
+ * (the corner inactive from the room, active from behind), bends below and above PX_MESH_ACTIVE_EDGE_ANGLE,
+ * an edge of three triangles and a degenerate triangle.
+ *
+ * Contacts: the reproduction of the ghost contacts of a box lying across a floor's triangles (a box beside
+ * a triangle gets horizontal normals from it without the correction), a box and a capsule sliding across
+ * a flat grid in small steps with random yaw (every normal vertical, from the contact query, the manifolds
+ * and the world, while the raw manifolds show the ghosts), a box and a sphere at a real ledge (the convex
+ * edge keeps its normal), and a box pressed into a floor-wall corner (floor and wall normals only). */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "narrowphase/mesh_edges_internal.h"
+#include "proxima/manifold.h"
+#include "proxima/mesh.h"
+#include "proxima/mesh_collide.h"
+#include "proxima/shapes.h"
+#include "proxima/world.h"
+#include "support/rng.h"
+#include "test.h"
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Building meshes                                                                                         */
+/* ------------------------------------------------------------------------------------------------------ */
+
+#define TM_MAX 4096
+
+typedef struct tmesh
+{
+    float v[3 * TM_MAX];
+    int32_t idx[3 * TM_MAX];
+    int nv, nt;
+} tmesh;
+
+static tmesh* tm_new(void)
+{
+    tmesh* m = calloc(1, sizeof(tmesh));
+    return m;
+}
+
+static int32_t tm_vertex(tmesh* m, float x, float y, float z)
+{
+    m->v[3 * m->nv] = x;
+    m->v[3 * m->nv + 1] = y;
+    m->v[3 * m->nv + 2] = z;
+    return m->nv++;
+}
+
+static void tm_tri(tmesh* m, int32_t a, int32_t b, int32_t c)
+{
+    m->idx[3 * m->nt] = a;
+    m->idx[3 * m->nt + 1] = b;
+    m->idx[3 * m->nt + 2] = c;
+    m->nt++;
+}
+
+/* A grid of nu x nv cells over the parallelogram origin + s u + t v (s, t in [0, 1]), its triangles facing
+ * cross(u, v). soup: every triangle gets its own three vertices (an OBJ without shared vertices). */
+static void tm_grid(tmesh* m, const float o[3], const float u[3], const float v[3], int nu, int nv, bool soup)
+{
+    int32_t base = m->nv;
+    if (!soup)
+    {
+        for (int j = 0; j <= nv; ++j)
+        {
+            for (int i = 0; i <= nu; ++i)
+            {
+                float s = (float)i / (float)nu, t = (float)j / (float)nv;
+                tm_vertex(m, o[0] + s * u[0] + t * v[0], o[1] + s * u[1] + t * v[1], o[2] + s * u[2] + t * v[2]);
+            }
+        }
+    }
+    for (int j = 0; j < nv; ++j)
+    {
+        for (int i = 0; i < nu; ++i)
+        {
+            int32_t c[4]; /* (i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1) */
+            const int di[4] = { 0, 1, 1, 0 }, dj[4] = { 0, 0, 1, 1 };
+            for (int k = 0; k < 4; ++k)
+            {
+                c[k] = base + (j + dj[k]) * (nu + 1) + (i + di[k]);
+            }
+            if (!soup)
+            {
+                tm_tri(m, c[0], c[1], c[2]);
+                tm_tri(m, c[0], c[2], c[3]);
+                continue;
+            }
+            const int tri[2][3] = { { 0, 1, 2 }, { 0, 2, 3 } };
+            for (int h = 0; h < 2; ++h)
+            {
+                int32_t w[3];
+                for (int k = 0; k < 3; ++k)
+                {
+                    int q = tri[h][k];
+                    float s = (float)(i + di[q]) / (float)nu, t = (float)(j + dj[q]) / (float)nv;
+                    w[k] = tm_vertex(m, o[0] + s * u[0] + t * v[0], o[1] + s * u[1] + t * v[1],
+                                     o[2] + s * u[2] + t * v[2]);
+                }
+                tm_tri(m, w[0], w[1], w[2]);
+            }
+        }
+    }
+}
+
+static px_mesh* tm_build(const tmesh* m)
+{
+    px_mesh* mesh = NULL;
+    if (px_mesh_create(m->v, m->nv, m->idx, m->nt, NULL, &mesh) != PX_OK)
+    {
+        return NULL;
+    }
+    return mesh;
+}
+
+/* Corner k of triangle t. */
+static const float* tm_corner(const tmesh* m, int t, int k)
+{
+    return &m->v[3 * m->idx[3 * t + k]];
+}
+
+/* Both bits of edge i. */
+static unsigned both(int i)
+{
+    return PX_MESH_EDGE_FRONT(i) | PX_MESH_EDGE_BACK(i);
+}
+
+/* A floor grid at height y over [x0, x0 + lx] x [z0, z0 + lz], facing +y. */
+static void tm_floor(tmesh* m, float x0, float z0, float lx, float lz, float y, int nx, int nz, bool soup)
+{
+    const float o[3] = { x0, y, z0 }, u[3] = { 0.0f, 0.0f, lz }, v[3] = { lx, 0.0f, 0.0f };
+    tm_grid(m, o, u, v, nz, nx, soup);
+}
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Flags                                                                                                   */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/* Flags of a flat floor over [x0, x1] x [z0, z1]: both bits on boundary edges (both ends on one side of the
+ * rectangle), none elsewhere. */
+static int check_flat_flags(const tmesh* m, const px_mesh* mesh, float x0, float x1, float z0, float z1)
+{
+    const uint8_t* f = px_mesh_active_edges(mesh);
+    PX_CHECK(f != NULL);
+    int boundary = 0;
+    for (int t = 0; t < m->nt; ++t)
+    {
+        unsigned expect = 0u;
+        for (int i = 0; i < 3; ++i)
+        {
+            const float* p = tm_corner(m, t, i);
+            const float* q = tm_corner(m, t, (i + 1) % 3);
+            bool on = (p[0] == x0 && q[0] == x0) || (p[0] == x1 && q[0] == x1) || (p[2] == z0 && q[2] == z0) ||
+                      (p[2] == z1 && q[2] == z1);
+            if (on)
+            {
+                expect |= both(i);
+                boundary++;
+            }
+        }
+        if (f[t] != expect)
+        {
+            fprintf(stderr, "    triangle %d: flags 0x%02x, expected 0x%02x\n", t, f[t], expect);
+            return 1;
+        }
+    }
+    PX_CHECK(boundary > 0);
+    return 0;
+}
+
+static int flags_flat_grid(void)
+{
+    tmesh* m = tm_new();
+    PX_CHECK(m != NULL);
+    for (int soup = 0; soup < 2; ++soup)
+    {
+        m->nv = m->nt = 0;
+        tm_floor(m, -3.0f, -2.5f, 6.0f, 5.0f, 0.0f, 6, 5, soup != 0);
+        if (soup)
+        {
+            /* some copies at -0: the same position */
+            for (int i = 0; i < m->nv; i += 2)
+            {
+                m->v[3 * i + 1] = -0.0f;
+            }
+        }
+        px_mesh* mesh = tm_build(m);
+        PX_CHECK(mesh != NULL);
+        int r = check_flat_flags(m, mesh, -3.0f, 3.0f, -2.5f, 2.5f);
+        px_mesh_destroy(mesh);
+        PX_CHECK(r == 0);
+    }
+    /* an unwelded copy (positions differ by an ulp) makes its edges boundaries */
+    m->nv = m->nt = 0;
+    tm_floor(m, 0.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1, 1, true);
+    m->v[3 * 0 + 0] = nextafterf(m->v[0], 1.0f);
+    px_mesh* mesh = tm_build(m);
+    PX_CHECK(mesh != NULL);
+    const uint8_t* f = px_mesh_active_edges(mesh);
+    PX_CHECK(f[0] == 0x3F && f[1] == 0x3F);
+    px_mesh_destroy(mesh);
+    /* NULL and empty meshes */
+    PX_CHECK(px_mesh_active_edges(NULL) == NULL);
+    PX_CHECK_STATUS(px_mesh_create(m->v, 0, NULL, 0, NULL, &mesh), PX_OK);
+    PX_CHECK(px_mesh_active_edges(mesh) == NULL);
+    px_mesh_destroy(mesh);
+    free(m);
+    return 0;
+}
+
+/* A unit cube [-1, 1]^3, faces wound outward; flip_face: face 0 (+x) wound inward. soup: no shared vertices. */
+static void tm_cube(tmesh* m, bool soup, bool flip_face)
+{
+    m->nv = m->nt = 0;
+    for (int axis = 0; axis < 3; ++axis)
+    {
+        for (int sgn = 0; sgn < 2; ++sgn)
+        {
+            /* face on side s of axis, u x v pointing out */
+            float s = sgn ? -1.0f : 1.0f;
+            float o[3] = { 0, 0, 0 }, u[3] = { 0, 0, 0 }, v[3] = { 0, 0, 0 };
+            int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
+            o[axis] = s;
+            o[a1] = -1.0f;
+            o[a2] = -1.0f;
+            u[a1] = 2.0f;
+            v[a2] = 2.0f;
+            if (sgn)
+            {
+                /* e_a2 x e_a1 = -e_axis */
+                float t[3] = { u[0], u[1], u[2] };
+                memcpy(u, v, sizeof(u));
+                memcpy(v, t, sizeof(v));
+            }
+            if (flip_face && axis == 0 && sgn == 0)
+            {
+                float t[3] = { u[0], u[1], u[2] };
+                memcpy(u, v, sizeof(u));
+                memcpy(v, t, sizeof(v));
+            }
+            tm_grid(m, o, u, v, 1, 1, soup);
+        }
+    }
+}
+
+static int flags_cube(void)
+{
+    tmesh* m = tm_new();
+    PX_CHECK(m != NULL);
+    for (int variant = 0; variant < 3; ++variant)
+    {
+        bool soup = variant == 1, flip = variant == 2;
+        tm_cube(m, soup, flip);
+        PX_CHECK(m->nt == 12);
+        px_mesh* mesh = tm_build(m);
+        PX_CHECK(mesh != NULL);
+        const uint8_t* f = px_mesh_active_edges(mesh);
+        for (int t = 0; t < 12; ++t)
+        {
+            bool flipped = flip && t < 2; /* face +x comes first */
+            unsigned expect = 0u;
+            for (int i = 0; i < 3; ++i)
+            {
+                const float* p = tm_corner(m, t, i);
+                const float* q = tm_corner(m, t, (i + 1) % 3);
+                int differ = (p[0] != q[0]) + (p[1] != q[1]) + (p[2] != q[2]);
+                if (differ == 1)
+                {
+                    /* a cube edge: convex from outside, which is the back of a face wound inward */
+                    expect |= flipped ? PX_MESH_EDGE_BACK(i) : PX_MESH_EDGE_FRONT(i);
+                }
+            }
+            if (f[t] != expect)
+            {
+                fprintf(stderr, "    variant %d triangle %d: flags 0x%02x, expected 0x%02x\n", variant, t, f[t],
+                        expect);
+                px_mesh_destroy(mesh);
+                free(m);
+                return 1;
+            }
+        }
+        px_mesh_destroy(mesh);
+    }
+    free(m);
+    return 0;
+}
+
+/* A floor (y = 0, x in [0, 2], z in [-1, 1]) and a wall (x = 0, y in [0, 2]) facing into the room (+x). */
+static void tm_corner_room(tmesh* m, int n, bool soup)
+{
+    m->nv = m->nt = 0;
+    tm_floor(m, 0.0f, -1.0f, 2.0f, 2.0f, 0.0f, n, n, soup);
+    /* wall: u along +y, v along +z: +y x +z = +x */
+    const float o[3] = { 0.0f, 0.0f, -1.0f }, u[3] = { 0.0f, 2.0f, 0.0f }, v[3] = { 0.0f, 0.0f, 2.0f };
+    tm_grid(m, o, u, v, n, n, soup);
+}
+
+static int flags_floor_wall(void)
+{
+    tmesh* m = tm_new();
+    PX_CHECK(m != NULL);
+    for (int soup = 0; soup < 2; ++soup)
+    {
+        tm_corner_room(m, 2, soup != 0);
+        px_mesh* mesh = tm_build(m);
+        PX_CHECK(mesh != NULL);
+        const uint8_t* f = px_mesh_active_edges(mesh);
+        int corner_edges = 0;
+        for (int t = 0; t < m->nt; ++t)
+        {
+            unsigned expect = 0u;
+            for (int i = 0; i < 3; ++i)
+            {
+                const float* p = tm_corner(m, t, i);
+                const float* q = tm_corner(m, t, (i + 1) % 3);
+                bool corner = p[0] == 0.0f && q[0] == 0.0f && p[1] == 0.0f && q[1] == 0.0f;
+                bool boundary = (p[2] == -1.0f && q[2] == -1.0f) || (p[2] == 1.0f && q[2] == 1.0f) ||
+                                (p[0] == 2.0f && q[0] == 2.0f) || (p[1] == 2.0f && q[1] == 2.0f);
+                if (corner)
+                {
+                    expect |= PX_MESH_EDGE_BACK(i); /* concave from the room, convex from behind */
+                    corner_edges++;
+                }
+                else if (boundary)
+                {
+                    expect |= both(i);
+                }
+            }
+            if (f[t] != expect)
+            {
+                fprintf(stderr, "    soup %d triangle %d: flags 0x%02x, expected 0x%02x\n", soup, t, f[t], expect);
+                px_mesh_destroy(mesh);
+                free(m);
+                return 1;
+            }
+        }
+        PX_CHECK(corner_edges == 4);
+        px_mesh_destroy(mesh);
+    }
+    free(m);
+    return 0;
+}
+
+/* Two triangles sharing the edge (0,0,0)-(0,0,1), the second bent by `degrees` (> 0: down, a convex edge
+ * seen from above), plus extras: a third triangle on the edge, a degenerate triangle. */
+static int flags_bends(void)
+{
+    const float angles[4] = { 3.0f, -3.0f, 10.0f, -10.0f };
+    for (int k = 0; k < 4; ++k)
+    {
+        float a = angles[k] * 3.14159265f / 180.0f;
+        tmesh* m = tm_new();
+        PX_CHECK(m != NULL);
+        int32_t e0 = tm_vertex(m, 0, 0, 0), e1 = tm_vertex(m, 0, 0, 1);
+        int32_t l = tm_vertex(m, -1, 0, 0.5f);
+        int32_t r = tm_vertex(m, cosf(a), -sinf(a), 0.5f);
+        /* t0 = (e0, l, e1) faces +y; t1 = (e1, r, e0) faces (sin a, cos a, 0); edge 2 of each is the shared
+         * one, run in opposite directions */
+        tm_tri(m, e0, l, e1);
+        tm_tri(m, e1, r, e0);
+        px_mesh* mesh = tm_build(m);
+        PX_CHECK(mesh != NULL);
+        const uint8_t* f = px_mesh_active_edges(mesh);
+        /* the shared edge is edge 2 of t0 (e1 -> e0) and edge 2 of t1 (e0 -> e1) */
+        unsigned shared = 0u;
+        if (fabsf(angles[k]) > PX_MESH_ACTIVE_EDGE_ANGLE)
+        {
+            shared = angles[k] > 0.0f ? PX_MESH_EDGE_FRONT(2) : PX_MESH_EDGE_BACK(2);
+        }
+        unsigned expect = both(0) | both(1) | shared;
+        if (f[0] != expect || f[1] != expect)
+        {
+            fprintf(stderr, "    bend %g degrees: flags 0x%02x 0x%02x, expected 0x%02x\n", (double)angles[k], f[0],
+                    f[1], expect);
+            px_mesh_destroy(mesh);
+            free(m);
+            return 1;
+        }
+        px_mesh_destroy(mesh);
+        /* a third triangle on the edge: active from both sides everywhere on it */
+        int32_t up = tm_vertex(m, 0, 1, 0.5f);
+        tm_tri(m, e0, e1, up);
+        /* and a degenerate triangle (collinear) elsewhere */
+        int32_t d0 = tm_vertex(m, 5, 0, 0), d1 = tm_vertex(m, 6, 0, 0), d2 = tm_vertex(m, 7, 0, 0);
+        tm_tri(m, d0, d1, d2);
+        mesh = tm_build(m);
+        PX_CHECK(mesh != NULL);
+        f = px_mesh_active_edges(mesh);
+        PX_CHECK(f[0] == 0x3F && f[1] == 0x3F && f[3] == 0x3F);
+        PX_CHECK((f[2] & both(0)) == both(0));
+        px_mesh_destroy(mesh);
+        free(m);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Contacts                                                                                                */
+/* ------------------------------------------------------------------------------------------------------ */
+
+/* Normals allowed by a test: unit vectors, at most tol away (as |n - allowed|) from one of them. */
+typedef struct allowed_normals
+{
+    float n[4][3];
+    int count;
+    float tol;
+} allowed_normals;
+
+static bool normal_allowed(const allowed_normals* a, const float n[3])
+{
+    for (int i = 0; i < a->count; ++i)
+    {
+        float d0 = n[0] - a->n[i][0], d1 = n[1] - a->n[i][1], d2 = n[2] - a->n[i][2];
+        if (sqrtf(d0 * d0 + d1 * d1 + d2 * d2) <= a->tol)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+typedef struct contact_tally
+{
+    int query_contacts;   /* px_mesh_shape_contacts */
+    int manifold_points;  /* corrected manifolds */
+    int world_contacts;   /* px_world_contacts */
+    int raw_off;          /* raw manifolds (no correction) whose normal is not allowed */
+    int corrected;        /* manifolds the correction changed */
+} contact_tally;
+
+/* Every contact of shape at pose against the mesh, three ways: px_mesh_shape_contacts, px_manifold_world
+ * per triangle with pxi_mesh_manifold_correct_edges (the world's path; the shape as A or B), and a px_world
+ * holding the mesh (static, created first: body_a) and the shape. Every normal (from the mesh to the shape)
+ * must be allowed. */
+static int check_pose(px_mesh* mesh, const px_shape* shape, const px_transform* pose, const allowed_normals* ok,
+                      float margin, px_world* world, px_body_id body, contact_tally* tally, const char* what)
+{
+    px_mesh_contact mc[256];
+    int count = 0;
+    PX_CHECK(px_mesh_shape_contacts(mesh, NULL, shape, pose, margin, mc, 256, &count) >= 0);
+    PX_CHECK(count <= 256);
+    for (int i = 0; i < count; ++i)
+    {
+        if (!normal_allowed(ok, mc[i].normal))
+        {
+            fprintf(stderr, "%s: px_mesh_shape_contacts: triangle %d normal (%.7g %.7g %.7g) distance %.7g\n", what,
+                    mc[i].triangle, (double)mc[i].normal[0], (double)mc[i].normal[1], (double)mc[i].normal[2],
+                    (double)mc[i].distance);
+            return 1;
+        }
+    }
+    tally->query_contacts += count;
+
+    px_transform identity = PX_TRANSFORM_IDENTITY_INIT;
+    px_manifold_config config = px_manifold_default_config();
+    config.margin = margin;
+    int nt = px_mesh_triangle_count(mesh);
+    const float* v = px_mesh_vertices(mesh);
+    const int32_t* idx = px_mesh_indices(mesh);
+    for (int t = 0; t < nt; ++t)
+    {
+        px_shape tri = px_shape_triangle(v + 3 * idx[3 * t], v + 3 * idx[3 * t + 1], v + 3 * idx[3 * t + 2]);
+        for (int mesh_is_a = 0; mesh_is_a < 2; ++mesh_is_a)
+        {
+            px_manifold m;
+            px_status s = mesh_is_a ? px_manifold_world(&tri, &identity, shape, pose, &config, &m)
+                                    : px_manifold_world(shape, pose, &tri, &identity, &config, &m);
+            PX_CHECK(s >= 0);
+            if (m.count == 0)
+            {
+                continue;
+            }
+            float sign = mesh_is_a ? 1.0f : -1.0f;
+            float raw[3] = { sign * m.normal[0], sign * m.normal[1], sign * m.normal[2] };
+            tally->raw_off += !normal_allowed(ok, raw);
+            tally->corrected +=
+                pxi_mesh_manifold_correct_edges(&m, mesh, t, &identity, mesh_is_a != 0, shape, pose, margin);
+            if (m.count == 0)
+            {
+                continue;
+            }
+            float n[3] = { sign * m.normal[0], sign * m.normal[1], sign * m.normal[2] };
+            if (!normal_allowed(ok, n))
+            {
+                fprintf(stderr, "%s: manifold (mesh %s): triangle %d normal (%.7g %.7g %.7g), %d points, sep %.7g\n",
+                        what, mesh_is_a ? "A" : "B", t, (double)n[0], (double)n[1], (double)n[2], m.count,
+                        (double)m.points[0].separation);
+                return 1;
+            }
+            for (int i = 0; i < m.count; ++i)
+            {
+                const px_manifold_point* p = &m.points[i];
+                PX_CHECK(p->separation <= margin);
+                for (int k = 0; k < 3; ++k)
+                {
+                    PX_CHECK_NEAR(p->point_b[k], p->point_a[k] + p->separation * m.normal[k], 1e-5f);
+                }
+            }
+            tally->manifold_points += mesh_is_a ? m.count : 0;
+        }
+    }
+
+    if (world != NULL)
+    {
+        PX_CHECK_STATUS(px_world_set_pose(world, body, pose), PX_OK);
+        PX_CHECK(px_world_update(world) >= 0);
+        int wc = 0;
+        const px_world_contact* c = px_world_contacts(world, &wc);
+        for (int i = 0; i < wc; ++i)
+        {
+            if (!normal_allowed(ok, c[i].manifold.normal))
+            {
+                fprintf(stderr, "%s: world: triangle %d normal (%.7g %.7g %.7g)\n", what, c[i].triangle,
+                        (double)c[i].manifold.normal[0], (double)c[i].manifold.normal[1],
+                        (double)c[i].manifold.normal[2]);
+                return 1;
+            }
+        }
+        tally->world_contacts += wc;
+    }
+    return 0;
+}
+
+/* A world with the mesh (static, body 0) and a moving body of shape (body 1, returned in *body). */
+static px_world* make_world(const px_mesh* mesh, const px_shape* shape, float margin, px_body_id* body)
+{
+    px_world_def wd = px_world_default_def();
+    wd.contact_margin = margin;
+    px_world* w = NULL;
+    if (px_world_create(&wd, &w) != PX_OK)
+    {
+        return NULL;
+    }
+    px_body_def md = px_body_default_def();
+    md.type = PX_BODY_STATIC;
+    md.mesh = mesh;
+    px_body_id mid;
+    px_body_def bd = px_body_default_def();
+    bd.shape = *shape;
+    if (px_world_create_body(w, &md, &mid) != PX_OK || px_world_create_body(w, &bd, body) != PX_OK)
+    {
+        px_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+static px_transform yawed(float x, float y, float z, float yaw)
+{
+    px_transform p = PX_TRANSFORM_IDENTITY_INIT;
+    p.q[1] = sinf(0.5f * yaw);
+    p.q[3] = cosf(0.5f * yaw);
+    p.p[0] = x;
+    p.p[1] = y;
+    p.p[2] = z;
+    return p;
+}
+
+/* The reproduction: four triangles of a floor, a unit box lying 0.2 mm deep on triangles 2 and 3, its bottom
+ * edge 1 mm beside triangles 0 and 1 (which give horizontal normals without the correction). */
+static int ghost_reproduction(void)
+{
+    const float v[18] = { -3, 0, -1.5f, -2, 0, -1.5f, -3, 0, -0.5f, -2, 0, -0.5f, -3, 0, 0.5f, -2, 0, 0.5f };
+    const int32_t idx[12] = { 0, 2, 3, 0, 3, 1, 2, 4, 5, 2, 5, 3 };
+    px_mesh* mesh = NULL;
+    PX_CHECK_STATUS(px_mesh_create(v, 6, idx, 4, NULL, &mesh), PX_OK);
+    const uint8_t* f = px_mesh_active_edges(mesh);
+    /* t0 (0,2,3): 0-2 boundary, 2-3 and 3-0 inner; t1 (0,3,1): 0-3 inner, 3-1 and 1-0 boundary */
+    PX_CHECK(f[0] == both(0) && f[1] == (both(1) | both(2)));
+    vec3 h = { 0.5f, 0.5f, 0.5f };
+    px_shape box = px_shape_box(h);
+    allowed_normals up = { { { 0, 1, 0 } }, 1, 1e-3f };
+    px_body_id body;
+    px_world* world = make_world(mesh, &box, 4.0f * PX_LINEAR_SLOP, &body);
+    PX_CHECK(world != NULL);
+    contact_tally tally = { 0, 0, 0, 0, 0 };
+    const float yaws[2] = { 0.0f, 0.002f };
+    for (int k = 0; k < 2; ++k)
+    {
+        px_transform pose = yawed(-2.5f, 0.4998f, 0.001f, yaws[k]);
+        char what[64];
+        snprintf(what, sizeof(what), "reproduction, yaw %g", (double)yaws[k]);
+        if (check_pose(mesh, &box, &pose, &up, PX_LINEAR_SLOP, world, body, &tally, what) != 0)
+        {
+            px_world_destroy(world);
+            px_mesh_destroy(mesh);
+            return 1;
+        }
+        /* the manifold of triangle 0 (box A) as the brief gives it: horizontal without the correction */
+        px_shape t0 = px_shape_triangle(v + 0, v + 6, v + 9);
+        px_transform identity = PX_TRANSFORM_IDENTITY_INIT;
+        px_manifold m;
+        PX_CHECK(px_manifold_world(&box, &pose, &t0, &identity, NULL, &m) >= 0);
+        PX_CHECK(m.count > 0 && fabsf(m.normal[1]) < 0.5f);
+        PX_CHECK(pxi_mesh_manifold_correct_edges(&m, mesh, 0, &identity, false, &box, &pose, PX_LINEAR_SLOP));
+        PX_CHECK(m.count > 0 && m.normal[1] == -1.0f);
+        for (int i = 0; i < m.count; ++i)
+        {
+            /* the box's points against the floor's plane: on its bottom edge (0.2 mm deep) or where the
+             * triangle's edge meets its side (0) */
+            PX_CHECK(m.points[i].separation >= -0.0002f - 2e-6f && m.points[i].separation <= 2e-6f);
+        }
+    }
+    printf("    %d query contacts, %d manifold points, %d world contacts; %d raw manifolds off vertical, %d "
+           "corrected\n",
+           tally.query_contacts, tally.manifold_points, tally.world_contacts, tally.raw_off, tally.corrected);
+    PX_CHECK(tally.raw_off > 0 && tally.corrected > 0 && tally.world_contacts > 0);
+    px_world_destroy(world);
+    px_mesh_destroy(mesh);
+    return 0;
+}
+
+/* A box (and a capsule lying down) sliding across a flat 8 x 8 grid in small steps, 0.2 mm deep, random yaw:
+ * every normal vertical. The soup variant has no shared vertices. */
+static int sliding_on_grid(void)
+{
+    px_rng rng = px_rng_seeded(0x51de);
+    tmesh* m = tm_new();
+    PX_CHECK(m != NULL);
+    vec3 h = { 0.5f, 0.5f, 0.5f };
+    px_shape shapes[2] = { px_shape_box(h), px_shape_capsule(0.5f, 0.3f) };
+    const float rest[2] = { 0.5f, 0.3f }; /* centre height resting on the floor */
+    allowed_normals up = { { { 0, 1, 0 } }, 1, 1e-3f };
+    for (int soup = 0; soup < 2; ++soup)
+    {
+        m->nv = m->nt = 0;
+        tm_floor(m, -4.0f, -4.0f, 8.0f, 8.0f, 0.0f, 8, 8, soup != 0);
+        px_mesh* mesh = tm_build(m);
+        PX_CHECK(mesh != NULL);
+        for (int si = 0; si < 2; ++si)
+        {
+            const px_shape* s = &shapes[si];
+            px_body_id body;
+            px_world* world = make_world(mesh, s, 0.02f, &body);
+            PX_CHECK(world != NULL);
+            contact_tally tally = { 0, 0, 0, 0, 0 };
+            int poses = 0;
+            float z = (float)px_rng_range(&rng, -2.0, 2.0);
+            for (float x = -3.0f; x <= 3.0f; x += 0.0173f)
+            {
+                float yaw = (float)px_rng_range(&rng, -3.2, 3.2);
+                float depth = (float)px_rng_range(&rng, 0.0, 0.001);
+                px_transform pose = yawed(x, rest[si] - depth, z + 0.3f * sinf(x), yaw);
+                if (si == 1)
+                {
+                    /* lying along its yawed x axis: yaw about y after a quarter turn about z */
+                    versor lie = { 0.0f, 0.0f, sinf(0.25f * 3.14159265f), cosf(0.25f * 3.14159265f) };
+                    versor q = { pose.q[3] * lie[0] + pose.q[1] * lie[2], pose.q[1] * lie[3],
+                                 pose.q[3] * lie[2] - pose.q[1] * lie[0], pose.q[3] * lie[3] };
+                    memcpy(pose.q, q, sizeof(q));
+                }
+                char what[96];
+                snprintf(what, sizeof(what), "%s %s at x %.4f z %.4f yaw %.4f", soup ? "soup" : "grid",
+                         si ? "capsule" : "box", (double)x, (double)pose.p[2], (double)yaw);
+                if (check_pose(mesh, s, &pose, &up, 0.02f, world, body, &tally, what) != 0)
+                {
+                    px_world_destroy(world);
+                    px_mesh_destroy(mesh);
+                    free(m);
+                    return 1;
+                }
+                poses++;
+            }
+            printf("    %s %-7s %d poses: %d query contacts, %d manifold points, %d world contacts; %d raw "
+                   "manifolds off vertical, %d corrected\n",
+                   soup ? "soup" : "grid", si ? "capsule" : "box", poses, tally.query_contacts,
+                   tally.manifold_points, tally.world_contacts, tally.raw_off, tally.corrected);
+            PX_CHECK(tally.query_contacts >= poses && tally.world_contacts >= poses);
+            PX_CHECK(tally.raw_off > 0 && tally.corrected > 0);
+            px_world_destroy(world);
+        }
+        px_mesh_destroy(mesh);
+    }
+    free(m);
+    return 0;
+}
+
+/* Whether triangle t has the edge x = 0, y = 0 (the ledge). */
+static bool has_ledge_edge(const tmesh* m, int t)
+{
+    for (int i = 0; i < 3; ++i)
+    {
+        const float* p = tm_corner(m, t, i);
+        const float* q = tm_corner(m, t, (i + 1) % 3);
+        if (p[0] == 0.0f && p[1] == 0.0f && q[0] == 0.0f && q[1] == 0.0f)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A step: an upper floor (y = 0, x in [-2, 0]), its face (x = 0, y in [-1, 0]) facing +x, a lower floor
+ * (y = -1, x in [0, 2]); z in [-1, 1]. A box beside the face, 1 mm away, its top above the upper floor:
+ * the triangles that have the ledge's edge (active: convex) keep its horizontal normal. (Upper-floor
+ * triangles that touch the ledge only with a corner, both of their edges there flat, get their face
+ * normal: the vertex rule of mesh_edges_internal.h, a known limitation.) A sphere on the ledge's edge keeps
+ * its diagonal normal. */
+static int ledge_keeps_edge_normal(void)
+{
+    tmesh* m = tm_new();
+    PX_CHECK(m != NULL);
+    tm_floor(m, -2.0f, -1.0f, 2.0f, 2.0f, 0.0f, 2, 2, false);
+    const float o[3] = { 0.0f, -1.0f, -1.0f }, u[3] = { 0.0f, 1.0f, 0.0f }, w[3] = { 0.0f, 0.0f, 2.0f };
+    tm_grid(m, o, u, w, 1, 2, false);
+    tm_floor(m, 0.0f, -1.0f, 2.0f, 2.0f, -1.0f, 2, 2, false);
+    px_mesh* mesh = tm_build(m);
+    PX_CHECK(mesh != NULL);
+    vec3 h = { 0.5f, 0.5f, 0.5f };
+    px_shape box = px_shape_box(h);
+    /* the corner-only triangles may get the upper floor's face normal on the box's side (below) */
+    allowed_normals side = { { { 1, 0, 0 }, { 0, -1, 0 } }, 2, 1e-3f };
+    contact_tally tally = { 0, 0, 0, 0, 0 };
+    px_body_id body;
+    px_world* world = make_world(mesh, &box, 0.02f, &body);
+    PX_CHECK(world != NULL);
+    int ledge_contacts = 0;
+    for (int i = 0; i < 5; ++i)
+    {
+        px_transform pose = yawed(0.501f, -0.3f, -0.3f + 0.15f * (float)i, 0.0f);
+        if (check_pose(mesh, &box, &pose, &side, 0.02f, world, body, &tally, "box at the ledge") != 0)
+        {
+            return 1;
+        }
+        /* the ledge's own triangles (upper floor, an active edge) and the face keep the horizontal normal */
+        px_mesh_contact mc[64];
+        int count = 0;
+        PX_CHECK(px_mesh_shape_contacts(mesh, NULL, &box, &pose, 0.02f, mc, 64, &count) == PX_OK);
+        for (int k = 0; k < count; ++k)
+        {
+            int t = mc[k].triangle;
+            if (has_ledge_edge(m, t))
+            {
+                PX_CHECK_NEAR3(mc[k].normal, side.n[0], 1e-3f);
+                PX_CHECK_NEAR(mc[k].distance, 0.001f, 1e-5f);
+                ledge_contacts += t < 8;
+            }
+        }
+        int wc = 0;
+        const px_world_contact* c = px_world_contacts(world, &wc);
+        for (int k = 0; k < wc; ++k)
+        {
+            if (has_ledge_edge(m, c[k].triangle))
+            {
+                PX_CHECK_NEAR3(c[k].manifold.normal, side.n[0], 1e-3f);
+            }
+        }
+    }
+    PX_CHECK(ledge_contacts > 0);
+    px_world_destroy(world);
+
+    px_shape sphere = px_shape_sphere(0.3f);
+    world = make_world(mesh, &sphere, 0.02f, &body);
+    PX_CHECK(world != NULL);
+    /* corner-only triangles: their face normal (the sphere is above) */
+    allowed_normals diag = { { { 0.70710678f, 0.70710678f, 0 }, { 0, 1, 0 }, { 1, 0, 0 } }, 3, 1e-3f };
+    for (int i = 0; i < 5; ++i)
+    {
+        px_transform sp = yawed(0.2f, 0.2f, -0.3f + 0.15f * (float)i, 0.0f);
+        if (check_pose(mesh, &sphere, &sp, &diag, 0.02f, world, body, &tally, "sphere on the ledge") != 0)
+        {
+            return 1;
+        }
+        px_mesh_contact mc[64];
+        int count = 0;
+        PX_CHECK(px_mesh_shape_contacts(mesh, NULL, &sphere, &sp, 0.02f, mc, 64, &count) == PX_OK);
+        for (int k = 0; k < count; ++k)
+        {
+            if (has_ledge_edge(m, mc[k].triangle))
+            {
+                PX_CHECK_NEAR3(mc[k].normal, diag.n[0], 1e-3f);
+                ledge_contacts++;
+            }
+        }
+    }
+    printf("    %d query contacts (%d on the ledge), %d manifold points, %d world contacts, %d corrected\n",
+           tally.query_contacts, ledge_contacts, tally.manifold_points, tally.world_contacts, tally.corrected);
+    PX_CHECK(tally.world_contacts > 0);
+    px_world_destroy(world);
+    px_mesh_destroy(mesh);
+    free(m);
+    return 0;
+}
+
+/* A box pressed 2 mm into the floor and 2 mm into the wall of a floor-wall corner: the floor's and the
+ * wall's normals only. */
+static int corner_floor_wall(void)
+{
+    px_rng rng = px_rng_seeded(0xc0);
+    tmesh* m = tm_new();
+    PX_CHECK(m != NULL);
+    allowed_normals ok = { { { 0, 1, 0 }, { 1, 0, 0 } }, 2, 1e-3f };
+    vec3 h = { 0.5f, 0.5f, 0.5f };
+    px_shape box = px_shape_box(h);
+    for (int soup = 0; soup < 2; ++soup)
+    {
+        tm_corner_room(m, 4, soup != 0);
+        px_mesh* mesh = tm_build(m);
+        PX_CHECK(mesh != NULL);
+        px_body_id body;
+        px_world* world = make_world(mesh, &box, 0.02f, &body);
+        PX_CHECK(world != NULL);
+        contact_tally tally = { 0, 0, 0, 0, 0 };
+        for (int i = 0; i < 40; ++i)
+        {
+            float depth = (float)px_rng_range(&rng, 0.0005, 0.004);
+            float z = (float)px_rng_range(&rng, -0.45, 0.45);
+            px_transform pose = yawed(0.5f - depth, 0.5f - depth, z, 0.0f);
+            char what[64];
+            snprintf(what, sizeof(what), "corner %d, depth %.4f, z %.4f", i, (double)depth, (double)z);
+            if (check_pose(mesh, &box, &pose, &ok, 0.02f, world, body, &tally, what) != 0)
+            {
+                return 1;
+            }
+        }
+        printf("    %s: %d query contacts, %d manifold points, %d world contacts; %d raw manifolds off, %d "
+               "corrected\n",
+               soup ? "soup" : "grid", tally.query_contacts, tally.manifold_points, tally.world_contacts,
+               tally.raw_off, tally.corrected);
+        PX_CHECK(tally.world_contacts > 0);
+        px_world_destroy(world);
+        px_mesh_destroy(mesh);
+    }
+    free(m);
+    return 0;
+}
+
+int test_mesh_edges(void)
+{
+    PX_SUITE_BEGIN;
+    PX_RUN_SUBTEST(flags_flat_grid);
+    PX_RUN_SUBTEST(flags_cube);
+    PX_RUN_SUBTEST(flags_floor_wall);
+    PX_RUN_SUBTEST(flags_bends);
+    PX_RUN_SUBTEST(ghost_reproduction);
+    PX_RUN_SUBTEST(sliding_on_grid);
+    PX_RUN_SUBTEST(ledge_keeps_edge_normal);
+    PX_RUN_SUBTEST(corner_floor_wall);
+    PX_SUITE_END;
+}
