@@ -12,7 +12,9 @@
 //
 // One step, timed per frame on the wall clock (the 1-thread engines on this thread's processor time under
 // --cpu-clock):
-//   proxima:  px_world_set_pose for every body (this is where the tree moves happen), then px_world_update.
+//   proxima:  px_world_set_poses with every body's pose (one call: poses, boxes and the tree searches of the
+//             bodies that leave their fat boxes on the world's task system; --set-pose loop: a
+//             px_world_set_pose call per body instead), then px_world_update.
 //   Bullet:   btCollisionObject::setWorldTransform for every object, then performDiscreteCollisionDetection
 //             (AABB update, btDbvtBroadphase pair update, dispatch of every overlapping pair).
 // Every engine steps every frame (all keep state from frame to frame); the order of the engines rotates from
@@ -43,7 +45,7 @@
 //     overlap), so a reader can judge that both did the same work.
 //
 // Usage: bench_world [--quick] [--cpu-clock] [--csv FILE] [--only 1|2] [--frames N] [--warmup N]
-//                    [--engine all|proxima|proxima2|bullet]
+//                    [--engine all|proxima|proxima2|bullet] [--set-pose batch|loop]
 //   --engine runs that engine alone (for a profiler: perf record ./bench_world --only 1 --engine proxima).
 //   --csv FILE writes scene,engine,ms_per_frame,ratio: ratio is Bullet / proxima 1 thread on the bullet rows and
 //   proxima 1 thread / 2 threads on the proxima2 rows (above 1: the proxima row it is compared with is faster).
@@ -282,6 +284,8 @@ struct Counts
     }
 };
 
+bool g_pose_loop = false; // --set-pose loop: px_world_set_pose per body instead of one px_world_set_poses
+
 struct ProximaEngine
 {
     px_world* world = nullptr;
@@ -338,9 +342,16 @@ struct ProximaEngine
     void step(const Scene& s, bool record)
     {
         uint64_t t0 = part_clock();
-        for (size_t i = 0; i < ids.size(); ++i)
+        if (g_pose_loop)
         {
-            g_proxima_errors += px_world_set_pose(world, ids[i], &s.poses[i]) < 0;
+            for (size_t i = 0; i < ids.size(); ++i)
+            {
+                g_proxima_errors += px_world_set_pose(world, ids[i], &s.poses[i]) < 0;
+            }
+        }
+        else
+        {
+            g_proxima_errors += px_world_set_poses(world, ids.data(), s.poses.data(), (int)ids.size()) < 0;
         }
         uint64_t t1 = part_clock();
         g_proxima_errors += px_world_update(world) < 0;
@@ -846,7 +857,7 @@ int usage(const char* argv0, int code)
 {
     std::fprintf(code == 0 ? stdout : stderr,
                  "usage: %s [--quick] [--cpu-clock] [--csv FILE] [--only 1|2] [--frames N] [--warmup N] "
-                 "[--engine all|proxima|proxima2|bullet]\n",
+                 "[--engine all|proxima|proxima2|bullet] [--set-pose batch|loop]\n",
                  argv0);
     return code;
 }
@@ -874,6 +885,12 @@ int main(int argc, char** argv)
             {
                 opt.warmup = std::max(0, std::atoi(argv[++i]));
                 return true;
+            }
+            if (std::strcmp(argv[i], "--set-pose") == 0 && i + 1 < argc)
+            {
+                ++i;
+                g_pose_loop = std::strcmp(argv[i], "loop") == 0;
+                return g_pose_loop || std::strcmp(argv[i], "batch") == 0;
             }
             if (std::strcmp(argv[i], "--engine") == 0 && i + 1 < argc)
             {
@@ -927,6 +944,7 @@ int main(int argc, char** argv)
 #else
     std::printf("- Bullet: not found at configure time, its rows are skipped\n");
 #endif
+    std::printf("- proxima poses: %s\n", g_pose_loop ? "px_world_set_pose per body" : "one px_world_set_poses call");
     std::printf("- %d warm-up frames, then %d timed frames per scene (%s clock for 1-thread steps); medians\n",
                 opt.warmup, opt.frames, g_cpu_clock ? "thread processor" : "wall");
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "proxima/proxima.h"
+#include "broadphase/dynamic_tree_internal.h"
 #include "support/count_alloc.h"
 #include "support/rng.h"
 #include "test.h"
@@ -869,6 +870,112 @@ static int pairs_bulk_test(void)
     return fails;
 }
 
+/* Batch moves (dynamic_tree_internal.h, what px_world_set_poses uses): pxi_dynamic_tree_moved_box decides as
+ * move_proxy would, and pxi_dynamic_tree_reinsert of batches from 1 to 600 proxies, on a 2-thread pool and
+ * inline, keeps the tree valid, the fat boxes and moved marks as the shadow says, the height logarithmic,
+ * and the queries and pairs right; the same batches on 1 and 2 threads build the same tree. */
+static int batch_reinsert_test(void)
+{
+    px_thread_pool* pool = NULL;
+    PX_CHECK_STATUS(px_thread_pool_create(2, NULL, &pool), PX_OK);
+    px_task_system tasks[2] = {{0}, px_thread_pool_task_system(pool)};
+    px_dynamic_tree* trees[2] = {NULL, NULL};
+    px_dynamic_tree_def def = px_dynamic_tree_default_def();
+    def.margin = 0.2f;
+    def.displacement_scale = 2.0f;
+    for (int t = 0; t < 2; ++t)
+    {
+        PX_CHECK_STATUS(px_dynamic_tree_create(&def, &trees[t]), PX_OK);
+    }
+    shadow_clear();
+    px_rng r = px_rng_seeded(0xBA7C4);
+    const int n = 2000;
+    for (int i = 0; i < n; ++i)
+    {
+        px_aabb box = random_box(&r, 40.0, 2.0);
+        PX_CHECK(op_create(trees[0], &box, def.margin) == 0);
+        int32_t id = -1; /* the same calls as op_create, so the same ids */
+        PX_CHECK_STATUS(px_dynamic_tree_create_proxy(trees[1], &box, NULL, &id), PX_OK);
+        PX_CHECK_STATUS(px_dynamic_tree_destroy_proxy(trees[1], id), PX_OK);
+        PX_CHECK_STATUS(px_dynamic_tree_create_proxy(trees[1], &box, &g_tags[id], &id), PX_OK);
+        PX_CHECK(g_shadow[id].live && px_dynamic_tree_user_data(trees[0], id) == &g_tags[id]);
+    }
+    static int32_t ids[MAX_SHADOW], siblings[MAX_SHADOW];
+    static px_aabb fats[MAX_SHADOW];
+    static unsigned char picked[MAX_SHADOW];
+    const int sizes[] = {1, 5, 31, 32, 33, 100, 600, 250, 2};
+    for (int round = 0; round < 40; ++round)
+    {
+        int want = sizes[round % (int)(sizeof(sizes) / sizeof(sizes[0]))];
+        memset(picked, 0, sizeof(picked));
+        int count = 0;
+        for (int c = 0; c < want; ++c)
+        {
+            int32_t id = random_live(&r);
+            if (picked[id])
+            {
+                continue;
+            }
+            picked[id] = 1;
+            /* half small drifts (mostly inside the fat box), half jumps */
+            px_aabb box = g_shadow[id].tight;
+            vec3 d;
+            bool jump = px_rng_int(&r, 2) == 0;
+            for (int k = 0; k < 3; ++k)
+            {
+                d[k] = jump ? (float)px_rng_range(&r, -20.0, 20.0) : (float)px_rng_range(&r, -0.3, 0.3);
+                box.min[k] += d[k];
+                box.max[k] += d[k];
+            }
+            px_aabb fat = {{0}, {0}};
+            bool leaves = true;
+            PX_CHECK_STATUS(pxi_dynamic_tree_moved_box(trees[0], id, &box, d, &fat, &leaves), PX_OK);
+            /* the shadow, as move_proxy decides */
+            shadow* sh = &g_shadow[id];
+            bool inside = ref_contains(&sh->fat, &box);
+            PX_CHECK(leaves == !inside);
+            sh->tight = box;
+            if (leaves)
+            {
+                for (int k = 0; k < 3; ++k)
+                {
+                    float e = def.displacement_scale * d[k];
+                    PX_CHECK(fat.min[k] == box.min[k] - def.margin + (e < 0.0f ? e : 0.0f));
+                    PX_CHECK(fat.max[k] == box.max[k] + def.margin + (e > 0.0f ? e : 0.0f));
+                }
+                sh->fat = fat;
+                sh->moved = true;
+                ids[count] = id;
+                fats[count++] = fat;
+            }
+        }
+        for (int t = 0; t < 2; ++t)
+        {
+            pxi_dynamic_tree_reinsert(trees[t], ids, fats, count, siblings, &tasks[t]);
+        }
+        PX_CHECK(check_tree(trees[0]) == 0);
+        PX_CHECK_STATUS(px_dynamic_tree_validate(trees[1]), PX_OK);
+        PX_CHECK(px_dynamic_tree_height(trees[0]) == px_dynamic_tree_height(trees[1]));
+        PX_CHECK(px_dynamic_tree_area_ratio(trees[0]) == px_dynamic_tree_area_ratio(trees[1]));
+        PX_CHECK(px_dynamic_tree_height(trees[0]) <= 3 * 11 + 4);
+        for (int q = 0; q < 4; ++q)
+        {
+            px_aabb qb = random_box(&r, 40.0, 8.0);
+            PX_CHECK(check_box_query(trees[1], &qb) == 0);
+        }
+        if (round % 8 == 7)
+        {
+            PX_CHECK(check_pairs(trees[0]) == 0); /* clears the moved marks */
+        }
+    }
+    for (int t = 0; t < 2; ++t)
+    {
+        px_dynamic_tree_destroy(trees[t]);
+    }
+    px_thread_pool_destroy(pool);
+    return 0;
+}
+
 /* Fail every allocation in turn: creation leaks nothing; a failed proxy creation, pair update or rebuild
  * leaves the tree valid and unchanged. */
 static int allocation_failure_test(void)
@@ -960,6 +1067,7 @@ int test_dynamic_tree(void)
     PX_RUN_SUBTEST(pairs_bulk_test);
     PX_RUN_SUBTEST(height_test);
     PX_RUN_SUBTEST(bad_input_test);
+    PX_RUN_SUBTEST(batch_reinsert_test);
     PX_RUN_SUBTEST(allocation_failure_test);
     PX_SUITE_END;
 }

@@ -27,6 +27,7 @@
 #include "proxima/proxima.h"
 #include "proxima/world.h"
 #include "narrowphase/mesh_edges_internal.h"
+#include "world/world_internal.h"
 #include "support/count_alloc.h"
 #include "support/rng.h"
 #include "test.h"
@@ -101,6 +102,10 @@ typedef struct scene
     int prev_count;
     int prev_capacity;
     int serial;
+    bool batch; /* scene_move moves the bodies with one px_world_set_poses call */
+    int batch_count;
+    px_body_id batch_ids[MAX_SLOTS];
+    px_transform batch_poses[MAX_SLOTS];
 } scene;
 
 static char g_user[4096];
@@ -702,8 +707,27 @@ static int random_live(scene* s, bool allow_mesh)
 
 static int set_pose_checked(scene* s, int i, const px_transform* pose)
 {
-    PX_CHECK_STATUS(px_world_set_pose(s->world, s->b[i].id, pose), PX_OK);
+    if (s->batch)
+    {
+        s->batch_ids[s->batch_count] = s->b[i].id;
+        s->batch_poses[s->batch_count++] = *pose;
+    }
+    else
+    {
+        PX_CHECK_STATUS(px_world_set_pose(s->world, s->b[i].id, pose), PX_OK);
+    }
     PX_CHECK_STATUS(px_transform_normalized(pose, &s->b[i].pose), PX_OK);
+    return 0;
+}
+
+/* The poses scene_move collected in batch mode, set with one call. */
+static int flush_poses(scene* s)
+{
+    if (s->batch)
+    {
+        PX_CHECK_STATUS(px_world_set_poses(s->world, s->batch_ids, s->batch_poses, s->batch_count), PX_OK);
+        s->batch_count = 0;
+    }
     return 0;
 }
 
@@ -777,6 +801,10 @@ static int scene_move(scene* s)
         {
             return 1;
         }
+    }
+    if (flush_poses(s) != 0)
+    {
+        return 1;
     }
     if (s->churn)
     {
@@ -2713,7 +2741,34 @@ static int stats_test(void)
     return 0;
 }
 
-/* Same scene with a 2-thread pool and inline: bit-identical contacts, stats and proximity pairs. */
+/* Whether two worlds report the same contacts and stats, bit for bit (but the trees' heights). */
+static bool same_contacts(const px_world* w1, const px_world* w2)
+{
+    int n1 = -1, n2 = -2;
+    const px_world_contact* c1 = px_world_contacts(w1, &n1);
+    const px_world_contact* c2 = px_world_contacts(w2, &n2);
+    px_world_stats st1 = px_world_get_stats(w1), st2 = px_world_get_stats(w2);
+    /* the trees' heights may differ: the batch places its bodies another way */
+    st1.tree_height_moving = st2.tree_height_moving;
+    st1.tree_height_static = st2.tree_height_static;
+    if (n1 != n2 || memcmp(&st1, &st2, sizeof(st1)) != 0)
+    {
+        return false;
+    }
+    for (int i = 0; i < n1; ++i)
+    {
+        if (!id_equal(c1[i].body_a, c2[i].body_a) || !id_equal(c1[i].body_b, c2[i].body_b) ||
+            c1[i].triangle != c2[i].triangle || c1[i].began != c2[i].began ||
+            memcmp(&c1[i].manifold, &c2[i].manifold, sizeof(px_manifold)) != 0)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Same scene with a 2-thread pool and inline: bit-identical contacts, stats and proximity pairs. The
+ * threaded world gets its poses from px_world_set_poses, the other from px_world_set_pose. */
 static int threads_test(void)
 {
     px_thread_pool* pool = NULL;
@@ -2724,6 +2779,10 @@ static int threads_test(void)
     scene* s1 = scene_create(0x7A5C, &d1, 240, 2, true, true);
     scene* s2 = scene_create(0x7A5C, &d2, 240, 2, true, true);
     int fail = s1 == NULL || s2 == NULL;
+    if (fail == 0)
+    {
+        s2->batch = true; /* and its poses set in one call on the pool */
+    }
 #if WORLD_TEST_QUERIES
     int cap = 8192;
     px_world_proximity_pair* p1 = (px_world_proximity_pair*)malloc(sizeof(px_world_proximity_pair) * (size_t)cap);
@@ -2743,28 +2802,11 @@ static int threads_test(void)
         }
         px_status u1 = px_world_update(s1->world);
         px_status u2 = px_world_update(s2->world);
-        int n1 = -1, n2 = -2;
-        const px_world_contact* c1 = px_world_contacts(s1->world, &n1);
-        const px_world_contact* c2 = px_world_contacts(s2->world, &n2);
-        px_world_stats st1 = px_world_get_stats(s1->world), st2 = px_world_get_stats(s2->world);
-        if (u1 != u2 || n1 != n2 || memcmp(&st1, &st2, sizeof(st1)) != 0)
+        if (u1 != u2 || !same_contacts(s1->world, s2->world))
         {
-            fprintf(stderr, "step %d: status %d/%d, %d/%d contacts differ with threads\n", step, (int)u1, (int)u2, n1,
-                    n2);
+            fprintf(stderr, "step %d: status %d/%d, contacts or stats differ with threads\n", step, (int)u1, (int)u2);
             fail = 1;
             break;
-        }
-        for (int i = 0; i < n1; ++i)
-        {
-            /* field by field: the struct has padding after `began` */
-            if (!id_equal(c1[i].body_a, c2[i].body_a) || !id_equal(c1[i].body_b, c2[i].body_b) ||
-                c1[i].triangle != c2[i].triangle || c1[i].began != c2[i].began ||
-                memcmp(&c1[i].manifold, &c2[i].manifold, sizeof(px_manifold)) != 0)
-            {
-                fprintf(stderr, "step %d: contact %d differs with threads\n", step, i);
-                fail = 1;
-                break;
-            }
         }
 #if WORLD_TEST_QUERIES
         if (fail == 0 && step % 4 == 0)
@@ -3053,6 +3095,109 @@ static int query_cases_test(void)
     return 0;
 }
 #endif
+
+/* px_world_set_poses: a crowded scene moved by one call per step on a 2-thread pool (so that many bodies
+ * leave their fat boxes at once and the trees take them in parallel) gives the contacts of the same scene
+ * moved by px_world_set_pose, bit for bit; both trees stay valid; the batched world agrees with brute force;
+ * invalid elements change nothing and the valid ones still move. */
+static int set_poses_test(void)
+{
+    px_thread_pool* pool = NULL;
+    PX_CHECK_STATUS(px_thread_pool_create(2, NULL, &pool), PX_OK);
+    px_world_def d1 = px_world_default_def();
+    px_world_def d2 = px_world_default_def();
+    d2.tasks = px_thread_pool_task_system(pool);
+    scene* s1 = scene_create(0xBA7C, &d1, 900, 2, true, true);
+    scene* s2 = scene_create(0xBA7C, &d2, 900, 2, true, true);
+    int fail = s1 == NULL || s2 == NULL;
+    if (fail == 0)
+    {
+        s2->batch = true;
+    }
+    for (int step = 0; step < 12 && fail == 0; ++step)
+    {
+        if (step > 0)
+        {
+            fail = scene_move(s1) | scene_move(s2);
+        }
+        if (fail != 0)
+        {
+            break;
+        }
+        px_status u1 = px_world_update(s1->world);
+        px_status u2 = px_world_update(s2->world);
+        if (u1 < 0 || u1 != u2 || !same_contacts(s1->world, s2->world))
+        {
+            fprintf(stderr, "step %d: px_world_set_poses gave other contacts than px_world_set_pose\n", step);
+            fail = 1;
+        }
+        for (int t = 0; t < 2 && fail == 0; ++t)
+        {
+            if (px_dynamic_tree_validate(s2->world->trees[t]) != PX_OK ||
+                px_dynamic_tree_proxy_count(s2->world->trees[t]) != px_dynamic_tree_proxy_count(s1->world->trees[t]))
+            {
+                fprintf(stderr, "step %d: tree %d invalid after px_world_set_poses\n", step, t);
+                fail = 1;
+            }
+        }
+    }
+    if (fail == 0)
+    {
+        ref_list ref = {NULL, 0, 0};
+        memset(&g_cmp, 0, sizeof(g_cmp));
+        fail = set_prev_from_world(s2) | scene_move(s2);
+        if (fail == 0)
+        {
+            fail = update_and_check(s2, &ref);
+        }
+        free(ref.items);
+    }
+    if (fail == 0)
+    {
+        /* bad elements among good ones */
+        px_world* w = s2->world;
+        int a = random_live(s2, false), b = random_live(s2, false);
+        PX_CHECK(a >= 0 && b >= 0 && a != b);
+        px_body_id dead = s2->b[a].id;
+        dead.generation += 1u;
+        px_transform ta = s2->b[a].pose, tb = s2->b[b].pose, nan_pose = ta;
+        ta.p[0] += 0.125f;
+        tb.p[2] -= 0.25f;
+        nan_pose.p[1] = NAN;
+        px_transform zero_q = ta;
+        memset(zero_q.q, 0, sizeof(zero_q.q));
+        px_body_id ids[5] = {dead, s2->b[a].id, s2->b[b].id, s2->b[a].id, s2->b[b].id};
+        px_transform poses[5] = {ta, ta, tb, tb, nan_pose};
+        PX_CHECK_STATUS(px_world_set_poses(w, ids, poses, 5), PX_ERR_INVALID_ARGUMENT);
+        /* a takes its first element's pose (the second names it again: refused), b its own */
+        PX_CHECK_STATUS(px_transform_normalized(&ta, &s2->b[a].pose), PX_OK);
+        PX_CHECK_STATUS(px_transform_normalized(&tb, &s2->b[b].pose), PX_OK);
+        PX_CHECK(check_bodies(s2) == 0);
+        px_body_id one[2] = {s2->b[b].id, s2->b[a].id};
+        px_transform bad[2] = {nan_pose, zero_q};
+        PX_CHECK_STATUS(px_world_set_poses(w, one, bad, 2), PX_ERR_NON_FINITE);
+        PX_CHECK_STATUS(px_world_set_poses(w, one + 1, bad + 1, 1), PX_ERR_DEGENERATE_INPUT);
+        PX_CHECK_STATUS(px_world_set_poses(w, one, NULL, 1), PX_ERR_INVALID_ARGUMENT);
+        PX_CHECK_STATUS(px_world_set_poses(w, NULL, bad, 1), PX_ERR_INVALID_ARGUMENT);
+        PX_CHECK_STATUS(px_world_set_poses(w, one, bad, -1), PX_ERR_INVALID_ARGUMENT);
+        PX_CHECK_STATUS(px_world_set_poses(NULL, one, bad, 1), PX_ERR_INVALID_ARGUMENT);
+        PX_CHECK_STATUS(px_world_set_poses(w, NULL, NULL, 0), PX_OK);
+        PX_CHECK(check_bodies(s2) == 0);
+        PX_CHECK_STATUS(px_dynamic_tree_validate(w->trees[0]), PX_OK);
+        PX_CHECK_STATUS(px_dynamic_tree_validate(w->trees[1]), PX_OK);
+        ref_list ref = {NULL, 0, 0};
+        fail = set_prev_from_world(s2);
+        if (fail == 0)
+        {
+            fail = update_and_check(s2, &ref);
+        }
+        free(ref.items);
+    }
+    scene_free(s1);
+    scene_free(s2);
+    px_thread_pool_destroy(pool);
+    return fail;
+}
 
 /* Bad input: documented statuses, the world untouched (the next update still matches brute force). */
 static int bad_input_test(void)
@@ -3450,9 +3595,11 @@ static int alloc_scenario(int trial, int fail_at, int* calls, int* ooms, int* po
             free(copy);
         }
     }
-    /* motion under the failing allocator */
+    /* motion under the failing allocator; on odd steps with px_world_set_poses, which falls back to the
+     * loop when its scratch cannot grow */
     for (int step = 0; step < 4 && fail == 0; ++step)
     {
+        s->batch = step % 2 == 1;
         for (int i = 0; i < s->high; ++i)
         {
             sbody* b = &s->b[i];
@@ -3463,6 +3610,11 @@ static int alloc_scenario(int trial, int fail_at, int* calls, int* ooms, int* po
             px_transform t = b->pose;
             t.p[0] += (float)px_rng_range(&s->rng, -0.4, 0.4);
             t.p[2] += (float)px_rng_range(&s->rng, -0.4, 0.4);
+            if (s->batch)
+            {
+                PX_CHECK(set_pose_checked(s, i, &t) == 0);
+                continue;
+            }
             px_status ps = px_world_set_pose(s->world, b->id, &t);
             if (ps == PX_ERR_OUT_OF_MEMORY)
             {
@@ -3473,6 +3625,8 @@ static int alloc_scenario(int trial, int fail_at, int* calls, int* ooms, int* po
             PX_CHECK_STATUS(ps, PX_OK);
             PX_CHECK_STATUS(px_transform_normalized(&t, &b->pose), PX_OK);
         }
+        PX_CHECK(flush_poses(s) == 0);
+        s->batch = false;
         px_status us = px_world_update(s->world);
         PX_CHECK(us >= 0 || us == PX_ERR_OUT_OF_MEMORY);
         *ooms += us == PX_ERR_OUT_OF_MEMORY ? 1 : 0;
@@ -3571,6 +3725,7 @@ int test_world(void)
     PX_RUN_SUBTEST(churn_filter_test);
     PX_RUN_SUBTEST(lifecycle_test);
     PX_RUN_SUBTEST(threads_test);
+    PX_RUN_SUBTEST(set_poses_test);
 #if WORLD_TEST_QUERIES
     PX_RUN_SUBTEST(query_cases_test);
     PX_RUN_SUBTEST(ties_test);

@@ -139,6 +139,19 @@ extern "C"
     ///         PX_ERR_DEGENERATE_INPUT (zero quaternion). The body is unchanged on errors.
     PX_API PX_NODISCARD px_status px_world_set_pose(px_world* world, px_body_id id, const px_transform* pose);
 
+    /// Move many bodies at once: what px_world_set_pose(world, ids[i], &poses[i]) does for every i, with the
+    /// poses, boxes and tree searches spread over the world's task system (a physics engine's end of step).
+    /// Every valid element is applied; an invalid one (a dead id, an id named a second time in the call, a
+    /// non-finite or zero-quaternion pose) changes nothing. The contacts of the next update are the same as
+    /// after the loop of px_world_set_pose; the tree's shape may differ (bodies that leave their fat boxes are
+    /// placed against the tree without the others), never with the thread count. Allocates scratch on the
+    /// first calls; without memory it falls back to the loop.
+    /// @return PX_OK; the status of the first invalid element by index (PX_ERR_INVALID_ARGUMENT,
+    ///         PX_ERR_NON_FINITE, PX_ERR_DEGENERATE_INPUT); PX_ERR_INVALID_ARGUMENT for a NULL world, count < 0,
+    ///         or NULL arrays with count > 0 (nothing moved)
+    PX_API PX_NODISCARD px_status px_world_set_poses(px_world* world, const px_body_id* ids,
+                                                     const px_transform* poses, int count);
+
     /// Change a body's filter bits; pairs that no longer pass are dropped at the next update, and pairs that
     /// now pass are found. Never allocates.
     /// @return PX_OK; PX_ERR_INVALID_ARGUMENT (NULL world, a dead id)

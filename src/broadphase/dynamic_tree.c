@@ -35,6 +35,8 @@
 #include "proxima/dynamic_tree.h"
 
 #include "../core/core_internal.h"
+#include "../core/task_internal.h"
+#include "dynamic_tree_internal.h"
 
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
@@ -520,16 +522,10 @@ static int32_t pick_sibling(const px_dynamic_tree* t, const px_aabb* box)
     return i;
 }
 
-/* Link leaf (already holding its box) into the tree. Needs one free node (reserved by the caller). */
-static void insert_leaf(px_dynamic_tree* t, int32_t leaf, bool rotate)
+/* Link leaf (already holding its box) into a non-empty tree as the sibling of node `sibling`. Needs one free
+ * node (reserved by the caller). */
+static void link_leaf(px_dynamic_tree* t, int32_t leaf, int32_t sibling, bool rotate)
 {
-    if (t->root == PX_NULL_INDEX)
-    {
-        t->root = leaf;
-        t->infos[leaf].parent = PX_NULL_INDEX;
-        return;
-    }
-    int32_t sibling = pick_sibling(t, &t->nodes[leaf].aabb);
     int32_t old_parent = t->infos[sibling].parent;
     int32_t p = take_node(t);
     tree_node* np = &t->nodes[p];
@@ -542,6 +538,18 @@ static void insert_leaf(px_dynamic_tree* t, int32_t leaf, bool rotate)
     refit(t, p);
     p = balance(t, p);
     fix_upwards(t, t->infos[p].parent, rotate);
+}
+
+/* Link leaf (already holding its box) into the tree. Needs one free node (reserved by the caller). */
+static void insert_leaf(px_dynamic_tree* t, int32_t leaf, bool rotate)
+{
+    if (t->root == PX_NULL_INDEX)
+    {
+        t->root = leaf;
+        t->infos[leaf].parent = PX_NULL_INDEX;
+        return;
+    }
+    link_leaf(t, leaf, pick_sibling(t, &t->nodes[leaf].aabb), rotate);
 }
 
 /* Unlink leaf; its parent node is released and its sibling takes the parent's place. */
@@ -729,6 +737,86 @@ px_status px_dynamic_tree_move_proxy(px_dynamic_tree* tree, int32_t proxy_id, co
         *reinserted = true;
     }
     return PX_OK;
+}
+
+px_status pxi_dynamic_tree_moved_box(const px_dynamic_tree* tree, int32_t proxy_id, const px_aabb* aabb,
+                                     const float* displacement, px_aabb* fat, bool* leaves)
+{
+    *leaves = false;
+    if (aabb == NULL || !valid_proxy(tree, proxy_id))
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    px_status s = check_proxy_box(aabb);
+    if (s != PX_OK)
+    {
+        return s;
+    }
+    if (box_contains(&tree->nodes[proxy_id].aabb, aabb))
+    {
+        return PX_OK;
+    }
+    if (displacement == NULL || make_fat_box(tree, aabb, displacement, fat) != PX_OK)
+    {
+        /* no displacement, or one that overflows the fat box: the box grown by the margin alone */
+        s = make_fat_box(tree, aabb, NULL, fat);
+        if (s != PX_OK)
+        {
+            return s;
+        }
+    }
+    *leaves = true;
+    return PX_OK;
+}
+
+typedef struct sibling_search
+{
+    const px_dynamic_tree* tree;
+    const int32_t* proxies;
+    int32_t* siblings;
+} sibling_search;
+
+static void sibling_task(int begin, int end, int worker, void* context)
+{
+    (void)worker;
+    const sibling_search* s = context;
+    for (int k = begin; k < end; ++k)
+    {
+        s->siblings[k] = pick_sibling(s->tree, &s->tree->nodes[s->proxies[k]].aabb);
+    }
+}
+
+/* Below this many proxies a batch is reinserted one by one (each against the tree with the previous ones). */
+#define TREE_BATCH_MIN 32
+/* Sibling searches per task range. */
+#define TREE_BATCH_RANGE 64
+
+void pxi_dynamic_tree_reinsert(px_dynamic_tree* tree, const int32_t* proxies, const px_aabb* fats, int count,
+                               int32_t* siblings, const px_task_system* tasks)
+{
+    /* unlink them all: each removal releases an inner node, each link below takes one back */
+    for (int k = 0; k < count; ++k)
+    {
+        remove_leaf(tree, proxies[k]);
+        tree->nodes[proxies[k]].aabb = fats[k];
+        mark_moved(tree, proxies[k]);
+    }
+    if (count < TREE_BATCH_MIN || tree->root == PX_NULL_INDEX)
+    {
+        for (int k = 0; k < count; ++k)
+        {
+            insert_leaf(tree, proxies[k], false);
+        }
+        return;
+    }
+    /* the searches only read the tree without the batch; every node they pick stays a node of the tree
+     * while the batch is linked (links and rotations move nodes, never free them) */
+    sibling_search s = {tree, proxies, siblings};
+    pxi_run_tasks(tasks, sibling_task, count, TREE_BATCH_RANGE, &s);
+    for (int k = 0; k < count; ++k)
+    {
+        link_leaf(tree, proxies[k], siblings[k], false);
+    }
 }
 
 void* px_dynamic_tree_user_data(const px_dynamic_tree* tree, int32_t proxy_id)

@@ -268,6 +268,12 @@ px_status px_shape_aabb(const px_shape* shape, const px_transform* pose, px_aabb
     {
         return status;
     }
+    return pxi_shape_aabb_normalized(shape, &t, dest);
+}
+
+px_status pxi_shape_aabb_normalized(const px_shape* shape, const px_transform* pose, px_aabb* dest)
+{
+    const px_transform t = *pose;
     px_rot r;
     px_rot_from_quat(t.q, &r);
     px_aabb box;

@@ -213,3 +213,7 @@ float pxi_points_bound(const float* points, int count);
 
 /* Validate a shape for a query without touching hull points (the scans detect non-finite points). */
 px_status pxi_shape_validate_fast(const px_shape* shape);
+
+/* px_shape_aabb for a shape that passed validation at a normalized pose (the world's bodies): no checks
+ * but the finiteness of the result; dest is untouched on errors. */
+px_status pxi_shape_aabb_normalized(const px_shape* shape, const px_transform* pose, px_aabb* dest);

@@ -38,7 +38,17 @@ typedef struct pxi_body
     bool requery;          /* created or filter changed: look for its pairs in both trees */
     bool reinserted;       /* its proxy was reinserted (left its fat box) since the last update */
     bool seeking;          /* looking for partners in this update's broadphase */
+    bool batched;          /* named by the px_world_set_poses call in progress */
 } pxi_body;
+
+/* One element of a px_world_set_poses call. */
+typedef struct pxi_pose_item
+{
+    px_aabb fat;      /* the new fat box, when the body leaves its old one */
+    px_status status; /* of the element */
+    bool claimed;     /* its id named a live body not named before in the call */
+    bool leaves;      /* the new box is not inside the fat box: the proxy is reinserted */
+} pxi_pose_item;
 
 /* A pair of bodies whose broadphase boxes overlap, kept from update to update. */
 typedef struct pxi_pair
@@ -105,6 +115,15 @@ struct px_world
     px_world_contact* contacts;
     int contact_count;
     int contact_capacity;
+
+    pxi_pose_item* pose_items; /* scratch of px_world_set_poses */
+    int pose_item_capacity;
+    int32_t* reinsert;         /* its proxies to reinsert, their fat boxes, and the trees' sibling scratch */
+    px_aabb* reinsert_fats;
+    int32_t* reinsert_siblings;
+    int reinsert_capacity;
+    int reinsert_fat_capacity;
+    int reinsert_sibling_capacity;
 
     px_world_proximity_pair* proximity; /* scratch of px_world_proximity */
     int proximity_capacity;
