@@ -133,8 +133,8 @@ extern "C"
     /// @return PX_OK; PX_ERR_INVALID_ARGUMENT (NULL world, an id that names no live body)
     PX_API PX_NODISCARD px_status px_world_destroy_body(px_world* world, px_body_id id);
 
-    /// Move a body to a new pose. A moving body's broadphase box is stretched along its displacement, so a body
-    /// that keeps moving the same way rarely needs a tree update. Never allocates.
+    /// Move a body to a new pose. A moving body's broadphase box is stretched 4 times its displacement ahead,
+    /// so a body that keeps moving the same way rarely needs a tree update. Never allocates.
     /// @return PX_OK; PX_ERR_INVALID_ARGUMENT (NULL world or pose, a dead id), PX_ERR_NON_FINITE,
     ///         PX_ERR_DEGENERATE_INPUT (zero quaternion). The body is unchanged on errors.
     PX_API PX_NODISCARD px_status px_world_set_pose(px_world* world, px_body_id id, const px_transform* pose);
