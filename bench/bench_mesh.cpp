@@ -9,8 +9,9 @@
 //
 // Workloads (issue 4):
 //   1. (printed with 2) The meshes and proxima's tree statistics (px_mesh_get_stats).
-//   2. BVH build: px_mesh_create (a copy of the arrays plus the tree) on this thread and on a px_thread_pool of
-//      2 workers (px_mesh_def.tasks), against Embree rtcNewScene .. rtcCommitScene over shared buffers
+//   2. BVH build: px_mesh_create (a copy of the arrays plus the tree) on this thread, with and without the
+//      active-edge pass (px_mesh_def.find_active_edges; the peers build a BVH alone, so they are compared
+//      with the BVH-only builds), and on a px_thread_pool of 2 workers (px_mesh_def.tasks), against Embree rtcNewScene .. rtcCommitScene over shared buffers
 //      (RTC_SCENE_FLAG_NONE, RTC_BUILD_QUALITY_MEDIUM) on a default device (all hardware threads) and on a
 //      "threads=1" device, and Bullet's btBvhTriangleMeshShape over a btTriangleIndexVertexArray (quantized
 //      AABBs; one thread). Embree's thread count is a process-wide TBB limit, set to the largest of the live
@@ -443,11 +444,13 @@ inline Hit px_cast(const px_mesh* mesh, const px_ray& ray)
     return { h.hit, h.t, h.triangle };
 }
 
-/// px_mesh_create with the default options, on this thread (tasks NULL) or on a task system.
-px_mesh* px_build(const MeshData& m, const px_task_system* tasks = nullptr)
+/// px_mesh_create with the default options, on this thread (tasks NULL) or on a task system; edges false:
+/// without the active-edge pass (the BVH alone, what Embree and Bullet build).
+px_mesh* px_build(const MeshData& m, const px_task_system* tasks = nullptr, bool edges = true)
 {
     px_mesh_def def = px_mesh_default_def();
     def.tasks = tasks;
+    def.find_active_edges = edges;
     px_mesh* mesh = nullptr;
     px_status st = px_mesh_create(m.vertices.data(), m.vertex_count, m.indices.data(), m.triangle_count, &def,
                                   &mesh);
@@ -760,7 +763,7 @@ void run_builds(Context& ctx, const MeshData& m, Built& b)
         std::vector<Job> jobs1;
         jobs1.push_back([&](int) {
             px_mesh* mesh = nullptr;
-            double ns = time_ns([&] { mesh = px_build(m); });
+            double ns = time_ns([&] { mesh = px_build(m, nullptr, false); });
             px_mesh_destroy(mesh);
             return ns;
         });
@@ -797,7 +800,13 @@ void run_builds(Context& ctx, const MeshData& m, Built& b)
     });
     jobs.push_back([&](int) {
         px_mesh* mesh = nullptr;
-        double ns = time_wall_ns([&] { mesh = px_build(m, &tasks); });
+        double ns = time_ns([&] { mesh = px_build(m, nullptr, false); });
+        px_mesh_destroy(mesh);
+        return ns;
+    });
+    jobs.push_back([&](int) {
+        px_mesh* mesh = nullptr;
+        double ns = time_wall_ns([&] { mesh = px_build(m, &tasks, false); });
         px_mesh_stats one = px_mesh_get_stats(b.px), two = px_mesh_get_stats(mesh);
         if (b.px != nullptr && (one.node_count != two.node_count || one.sah_cost != two.sah_cost))
         {
@@ -823,27 +832,29 @@ void run_builds(Context& ctx, const MeshData& m, Built& b)
     });
 #endif
     auto t = run_interleaved(rounds, jobs, warm_up);
-    double px_ms = median(t[0]) * 1e-6, px2_ms = median(t[1]) * 1e-6;
+    double px_ms = median(t[0]) * 1e-6, bvh_ms = median(t[1]) * 1e-6, px2_ms = median(t[2]) * 1e-6;
     double em_ms = NAN, em_ratio = NAN, bt_ms = NAN, bt_ratio = NAN;
+    csv_row("build_edges", m.name, m.triangle_count, "proxima_bvh_only", median(t[1]), median(t[0]),
+            paired_ratio(t[1], t[0]));
     // The pool's build is timed by the wall clock: against the one-thread build only when that one is too.
-    csv_row("build", m.name, m.triangle_count, "proxima_pool2", median(t[1]), median(t[0]),
-            g_cpu_clock ? NAN : paired_ratio(t[1], t[0]));
-    size_t k = 2;
+    csv_row("build", m.name, m.triangle_count, "proxima_pool2", median(t[2]), median(t[1]),
+            g_cpu_clock ? NAN : paired_ratio(t[2], t[1]));
+    size_t k = 3;
 #if PXB_HAVE_EMBREE
     em_ms = median(t[k]) * 1e-6;
-    em_ratio = paired_ratio(t[k], t[1]);
-    csv_row("build_vs_pool2", m.name, m.triangle_count, "embree_default", median(t[k]), median(t[1]), em_ratio);
+    em_ratio = paired_ratio(t[k], t[2]);
+    csv_row("build_vs_pool2", m.name, m.triangle_count, "embree_default", median(t[k]), median(t[2]), em_ratio);
     ++k;
 #endif
 #if PXB_HAVE_BULLET
     bt_ms = median(t[k]) * 1e-6;
-    bt_ratio = paired_ratio(t[k], t[0]);
-    csv_row("build", m.name, m.triangle_count, "bullet", median(t[k]), median(t[0]), bt_ratio);
+    bt_ratio = paired_ratio(t[k], t[1]);
+    csv_row("build", m.name, m.triangle_count, "bullet", median(t[k]), median(t[1]), bt_ratio);
 #endif
 
     char row[512];
-    std::snprintf(row, sizeof row, "| %s | %d | %.2f | %.2f | %s | %s | %s | %s | %s | %s |", m.name.c_str(),
-                  m.triangle_count, px_ms, px2_ms, fmt("%.2f", em_ms).c_str(), fmt("%.2fx", em_ratio).c_str(),
+    std::snprintf(row, sizeof row, "| %s | %d | %.2f | %.2f | %.2f | %s | %s | %s | %s | %s | %s |", m.name.c_str(),
+                  m.triangle_count, px_ms, bvh_ms, px2_ms, fmt("%.2f", em_ms).c_str(), fmt("%.2fx", em_ratio).c_str(),
                   fmt("%.2f", em1_ms).c_str(), fmt("%.2fx", em1_ratio).c_str(), fmt("%.2f", bt_ms).c_str(),
                   fmt("%.2fx", bt_ratio).c_str());
     ctx.build_rows.push_back(row);
@@ -1222,9 +1233,9 @@ int main(int argc, char** argv)
                 "| mesh | vertices | triangles | diagonal | nodes | leaves | depth | SAH cost | memory MiB |",
                 ctx.stat_rows);
     print_table("2. BVH build (median ms per build; ratio = peer / proxima, paired per round)",
-                "| mesh | triangles | proxima px_mesh_create, 1 thread | proxima, pool of 2 | Embree default device "
-                "| ratio to proxima pool | Embree threads=1 | ratio to proxima 1 thread | Bullet btBvhTriangleMeshShape "
-                "| ratio to proxima 1 thread |",
+                "| mesh | triangles | proxima px_mesh_create (BVH + active edges), 1 thread | proxima BVH only, 1 thread "
+                "| proxima BVH only, pool of 2 | Embree default device | ratio to proxima pool | Embree threads=1 "
+                "| ratio to proxima BVH 1 thread | Bullet btBvhTriangleMeshShape | ratio to proxima BVH 1 thread |",
                 ctx.build_rows);
     print_table("3. Closest-hit rays, one thread (million rays/s, batch medians over passes; ratio = peer time / proxima "
                 "time, paired per batch)",

@@ -618,6 +618,54 @@ static int ghost_reproduction(void)
     return 0;
 }
 
+/* A mesh built with find_active_edges = false has no active-edge bits and no correction: the reproduction's
+ * box gets triangle 0's sideways normal from px_mesh_shape_contacts, as the triangle alone gives it
+ * (px_contact_world), while the default mesh gives the floor's normal. */
+static int edges_off(void)
+{
+    const float v[18] = { -3, 0, -1.5f, -2, 0, -1.5f, -3, 0, -0.5f, -2, 0, -0.5f, -3, 0, 0.5f, -2, 0, 0.5f };
+    const int32_t idx[12] = { 0, 2, 3, 0, 3, 1, 2, 4, 5, 2, 5, 3 };
+    px_mesh_def def = px_mesh_default_def();
+    PX_CHECK(def.find_active_edges);
+    def.find_active_edges = false;
+    px_mesh *off = NULL, *on = NULL;
+    PX_CHECK_STATUS(px_mesh_create(v, 6, idx, 4, &def, &off), PX_OK);
+    PX_CHECK_STATUS(px_mesh_create(v, 6, idx, 4, NULL, &on), PX_OK);
+    PX_CHECK(px_mesh_active_edges(off) == NULL && px_mesh_active_edges(on) != NULL);
+    PX_CHECK(px_mesh_get_stats(off).memory_bytes + 4 == px_mesh_get_stats(on).memory_bytes);
+    vec3 h = { 0.5f, 0.5f, 0.5f };
+    px_shape box = px_shape_box(h);
+    px_transform pose = yawed(-2.5f, 0.4998f, 0.001f, 0.0f);
+    px_transform identity = PX_TRANSFORM_IDENTITY_INIT;
+    px_mesh_contact c_off[8], c_on[8];
+    int n_off = 0, n_on = 0;
+    PX_CHECK(px_mesh_shape_contacts(off, &identity, &box, &pose, PX_LINEAR_SLOP, c_off, 8, &n_off) >= 0);
+    PX_CHECK(px_mesh_shape_contacts(on, &identity, &box, &pose, PX_LINEAR_SLOP, c_on, 8, &n_on) >= 0);
+    PX_CHECK(n_off > 0 && c_off[0].triangle == 0 && n_on > 0);
+    px_shape t0 = px_shape_triangle(v + 0, v + 6, v + 9);
+    px_contact ref;
+    PX_CHECK(px_contact_world(&t0, &identity, &box, &pose, NULL, &ref) >= 0);
+    PX_CHECK(fabsf(c_off[0].normal[1]) < 0.5f);
+    PX_CHECK(fabsf(c_off[0].distance - ref.distance) <= 1e-6f);
+    for (int k = 0; k < 3; ++k)
+    {
+        PX_CHECK(fabsf(c_off[0].normal[k] - ref.normal[k]) <= 1e-5f);
+    }
+    for (int i = 0; i < n_on; ++i)
+    {
+        PX_CHECK(c_on[i].normal[1] > 0.999f); /* the floor's normal on every triangle */
+    }
+    /* and the world's per-triangle correction leaves the manifold alone */
+    px_manifold m;
+    PX_CHECK(px_manifold_world(&box, &pose, &t0, &identity, NULL, &m) >= 0);
+    px_manifold before = m;
+    PX_CHECK(!pxi_mesh_manifold_correct_edges(&m, off, 0, &identity, false, &box, &pose, PX_LINEAR_SLOP));
+    PX_CHECK(memcmp(&m, &before, sizeof(m)) == 0);
+    px_mesh_destroy(off);
+    px_mesh_destroy(on);
+    return 0;
+}
+
 /* A box (and a capsule lying down) sliding across a flat 8 x 8 grid in small steps, 0.2 mm deep, random yaw:
  * every normal vertical. The soup variant has no shared vertices. */
 static int sliding_on_grid(void)
@@ -841,6 +889,7 @@ int test_mesh_edges(void)
     PX_RUN_SUBTEST(flags_floor_wall);
     PX_RUN_SUBTEST(flags_bends);
     PX_RUN_SUBTEST(ghost_reproduction);
+    PX_RUN_SUBTEST(edges_off);
     PX_RUN_SUBTEST(sliding_on_grid);
     PX_RUN_SUBTEST(ledge_keeps_edge_normal);
     PX_RUN_SUBTEST(corner_floor_wall);

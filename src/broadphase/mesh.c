@@ -14,6 +14,7 @@ px_mesh_def px_mesh_default_def(void)
     memset(&def, 0, sizeof(def));
     def.leaf_triangles = 4;
     def.sah_bins = 16;
+    def.find_active_edges = true;
     def.internal_value = MESH_COOKIE;
     return def;
 }
@@ -46,7 +47,7 @@ static void mesh_free_arrays(px_mesh* m)
  * (repeated positions, or a height over the longest edge below EDGE_MIN_ASPECT of it) have all their
  * edges active and take no part in the matching. Temporary memory: 4 bytes per vertex for the ids, the
  * hash table (8 to 16 bytes per used vertex, freed before the rest), 4 bytes per vertex for the buckets
- * and 8 bytes per edge. */
+ * and 8 bytes per edge, 24 bytes per triangle for the normals (each computed once). */
 
 /* A triangle whose height over its longest edge is below this fraction of it is degenerate here (the
  * manifolds' sliver test, PXI_TRIANGLE_MIN_ASPECT, uses the same bound). */
@@ -161,7 +162,7 @@ static bool triangle_normal(const px_mesh* m, int32_t t, double n[3])
 
 /* Signed distance of the vertex opposite edge `edge` of triangle `other` from the plane through vertex `edge`
  * of triangle t with unit normal n, and the distance of that vertex from the edge's start (its scale). */
-static double opposite_side(const px_mesh* m, int32_t t, int edge, const double n[3], int32_t other,
+static double opposite_side(const px_mesh* m, int32_t t, int edge, const double* n, int32_t other,
                             int other_edge, double* scale)
 {
     const float* p = &m->vertices[3 * m->indices[3 * t + edge]];
@@ -174,7 +175,7 @@ static double opposite_side(const px_mesh* m, int32_t t, int edge, const double 
 /* The bits of edge `edge` of triangle t (unit normal n) for the neighbour across it: active from the front
  * when the neighbour's far vertex is behind t's plane (convex seen from the front), from the back when it
  * is in front; both for a fold back onto the plane. */
-static unsigned convex_bits(const px_mesh* m, int32_t t, int edge, const double n[3], int32_t other,
+static unsigned convex_bits(const px_mesh* m, int32_t t, int edge, const double* n, int32_t other,
                             int other_edge)
 {
     double scale;
@@ -192,13 +193,15 @@ static unsigned convex_bits(const px_mesh* m, int32_t t, int edge, const double 
     return bits;
 }
 
-/* Pass 3 for an edge shared by exactly two triangles (edge refs x and y, canonical ids canon). */
-static void classify_pair(px_mesh* m, const int32_t* canon, int32_t x, int32_t y)
+/* Pass 3 for an edge shared by exactly two triangles (edge refs x and y, canonical ids canon, the unit
+ * normals of pass 2: only non-degenerate triangles have edge refs). */
+static void classify_pair(px_mesh* m, const int32_t* canon, const double (*normals)[3], int32_t x, int32_t y)
 {
     int32_t t1 = x / 3, t2 = y / 3;
     int e1 = (int)(x % 3), e2 = (int)(y % 3);
-    double n1[3], n2[3];
-    if (t1 == t2 || !triangle_normal(m, t1, n1) || !triangle_normal(m, t2, n2))
+    const double* n1 = normals[t1];
+    const double* n2 = normals[t2];
+    if (t1 == t2)
     {
         m->active_edges[t1] |= (uint8_t)(PX_MESH_EDGE_FRONT(e1) | PX_MESH_EDGE_BACK(e1));
         m->active_edges[t2] |= (uint8_t)(PX_MESH_EDGE_FRONT(e2) | PX_MESH_EDGE_BACK(e2));
@@ -282,8 +285,10 @@ px_status pxi_mesh_find_active_edges(px_mesh* m)
     size_t edge_count = 3 * (size_t)nt;
     int32_t* start = pxi_alloc(alloc, ((size_t)nv + 1) * sizeof(int32_t));
     edge_ref* refs = pxi_alloc(alloc, edge_count * sizeof(edge_ref));
-    if (start == NULL || refs == NULL)
+    double (*normals)[3] = pxi_alloc(alloc, (size_t)nt * sizeof(*normals));
+    if (start == NULL || refs == NULL || normals == NULL)
     {
+        pxi_free(alloc, normals, (size_t)nt * sizeof(*normals));
         pxi_free(alloc, refs, edge_count * sizeof(edge_ref));
         pxi_free(alloc, start, ((size_t)nv + 1) * sizeof(int32_t));
         pxi_free(alloc, canon, (size_t)nv * sizeof(int32_t));
@@ -294,8 +299,7 @@ px_status pxi_mesh_find_active_edges(px_mesh* m)
     {
         const int32_t* ix = &m->indices[3 * t];
         int32_t c0 = canon[ix[0]], c1 = canon[ix[1]], c2 = canon[ix[2]];
-        double n[3];
-        if (c0 == c1 || c1 == c2 || c2 == c0 || !triangle_normal(m, t, n))
+        if (c0 == c1 || c1 == c2 || c2 == c0 || !triangle_normal(m, t, normals[t]))
         {
             m->active_edges[t] = (uint8_t)(EDGE_ALL | EDGE_DEGENERATE);
             continue;
@@ -345,7 +349,7 @@ px_status pxi_mesh_find_active_edges(px_mesh* m)
             }
             if (j - i == 2)
             {
-                classify_pair(m, canon, refs[i].he, refs[i + 1].he);
+                classify_pair(m, canon, (const double (*)[3])normals, refs[i].he, refs[i + 1].he);
             }
             else
             {
@@ -363,6 +367,7 @@ px_status pxi_mesh_find_active_edges(px_mesh* m)
     {
         m->active_edges[t] &= (uint8_t)EDGE_ALL;
     }
+    pxi_free(alloc, normals, (size_t)nt * sizeof(*normals));
     pxi_free(alloc, refs, edge_count * sizeof(edge_ref));
     pxi_free(alloc, start, ((size_t)nv + 1) * sizeof(int32_t));
     pxi_free(alloc, canon, (size_t)nv * sizeof(int32_t));
@@ -423,10 +428,13 @@ px_status px_mesh_create(const float* vertices, int vertex_count, const int32_t*
     if (triangle_count > 0)
     {
         m->indices = pxi_alloc(&alloc, (size_t)triangle_count * 3 * sizeof(int32_t));
-        m->active_edges = pxi_alloc(&alloc, (size_t)triangle_count);
+        if (d.find_active_edges)
+        {
+            m->active_edges = pxi_alloc(&alloc, (size_t)triangle_count);
+        }
     }
     if ((vertex_count > 0 && m->vertices == NULL) ||
-        (triangle_count > 0 && (m->indices == NULL || m->active_edges == NULL)))
+        (triangle_count > 0 && (m->indices == NULL || (d.find_active_edges && m->active_edges == NULL))))
     {
         mesh_free_arrays(m);
         pxi_free(&alloc, m, sizeof(px_mesh));
@@ -440,7 +448,7 @@ px_status px_mesh_create(const float* vertices, int vertex_count, const int32_t*
     {
         memcpy(m->indices, indices, (size_t)triangle_count * 3 * sizeof(int32_t));
     }
-    px_status status = pxi_mesh_find_active_edges(m);
+    px_status status = m->active_edges != NULL ? pxi_mesh_find_active_edges(m) : PX_OK;
     if (status == PX_OK)
     {
         status = pxi_mesh_build(m, d.leaf_triangles, d.sah_bins, d.tasks);
@@ -554,7 +562,8 @@ px_mesh_stats px_mesh_get_stats(const px_mesh* mesh)
     s.depth = mesh->depth;
     s.sah_cost = mesh->sah_cost;
     s.memory_bytes = sizeof(px_mesh) + (size_t)mesh->vertex_count * 3 * sizeof(float) +
-                     (size_t)mesh->triangle_count * 3 * sizeof(int32_t) + (size_t)mesh->triangle_count +
+                     (size_t)mesh->triangle_count * 3 * sizeof(int32_t) +
+                     (mesh->active_edges != NULL ? (size_t)mesh->triangle_count : 0) +
                      (size_t)mesh->node_count * sizeof(pxi_mesh_node) +
                      (size_t)mesh->packet_count * sizeof(pxi_mesh_packet);
     return s;

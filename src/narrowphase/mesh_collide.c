@@ -395,7 +395,7 @@ typedef struct contact_search
     float margin;
     float reach2; /* (margin + pad)^2: triangles whose planes are farther from the shape's box are skipped */
     px_shape grown; /* the shape with its radius grown by the margin and the pad: the overlap pre-test */
-    const uint8_t* active; /* the mesh's active-edge bits */
+    const uint8_t* active; /* the mesh's active-edge bits (NULL: built without them) */
     px_mesh_contact* out;
     int capacity;
     int kept;  /* contacts in out (min(count, capacity)) */
@@ -481,7 +481,7 @@ static bool contact_leaf(const pxi_mesh_packet* packets, int count, float* best_
             return false;
         }
         s->status = worse_warning(s->status, status);
-        unsigned flags = s->active[p->index[lane]];
+        unsigned flags = s->active != NULL ? s->active[p->index[lane]] : 0x3Fu; /* none: all edges active */
         if (c.distance <= s->margin && (flags & 0x3Fu) != 0x3Fu)
         {
             /* an internal-edge contact takes the face normal (mesh_edges_internal.h); its distance may then
