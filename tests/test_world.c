@@ -2767,6 +2767,37 @@ static bool same_contacts(const px_world* w1, const px_world* w2)
     return true;
 }
 
+/* One step of two copies of a scene (moved, except at step 0, then updated): 1 when they fail or differ. */
+static int step_both(scene* s1, scene* s2, int step, const char* what)
+{
+    if (step > 0 && (scene_move(s1) | scene_move(s2)) != 0)
+    {
+        return 1;
+    }
+    px_status u1 = px_world_update(s1->world);
+    px_status u2 = px_world_update(s2->world);
+    if (u1 < 0 || u1 != u2 || !same_contacts(s1->world, s2->world))
+    {
+        fprintf(stderr, "step %d: %s: status %d/%d, contacts or stats differ\n", step, what, (int)u1, (int)u2);
+        return 1;
+    }
+    return 0;
+}
+
+/* Move a scene once more and check its update against brute force. */
+static int move_and_check(scene* s)
+{
+    ref_list ref = {NULL, 0, 0};
+    memset(&g_cmp, 0, sizeof(g_cmp));
+    int fail = set_prev_from_world(s) | scene_move(s);
+    if (fail == 0)
+    {
+        fail = update_and_check(s, &ref);
+    }
+    free(ref.items);
+    return fail;
+}
+
 /* Same scene with a 2-thread pool and inline: bit-identical contacts, stats and proximity pairs. The
  * threaded world gets its poses from px_world_set_poses, the other from px_world_set_pose. */
 static int threads_test(void)
@@ -2792,20 +2823,9 @@ static int threads_test(void)
     px_rng qr = px_rng_seeded(0x7A5D);
     for (int step = 0; step < 25 && fail == 0; ++step)
     {
-        if (step > 0)
-        {
-            fail = scene_move(s1) | scene_move(s2);
-        }
+        fail = step_both(s1, s2, step, "2 threads and set_poses against inline and set_pose");
         if (fail != 0)
         {
-            break;
-        }
-        px_status u1 = px_world_update(s1->world);
-        px_status u2 = px_world_update(s2->world);
-        if (u1 != u2 || !same_contacts(s1->world, s2->world))
-        {
-            fprintf(stderr, "step %d: status %d/%d, contacts or stats differ with threads\n", step, (int)u1, (int)u2);
-            fail = 1;
             break;
         }
 #if WORLD_TEST_QUERIES
@@ -2837,15 +2857,7 @@ static int threads_test(void)
     }
     if (fail == 0)
     {
-        /* and the threaded world is right, too */
-        ref_list ref = {NULL, 0, 0};
-        memset(&g_cmp, 0, sizeof(g_cmp));
-        fail = set_prev_from_world(s2) | scene_move(s2);
-        if (fail == 0)
-        {
-            fail = update_and_check(s2, &ref);
-        }
-        free(ref.items);
+        fail = move_and_check(s2); /* and the threaded world is right, too */
     }
 #if WORLD_TEST_QUERIES
     free(p1);
@@ -3116,21 +3128,7 @@ static int set_poses_test(void)
     }
     for (int step = 0; step < 12 && fail == 0; ++step)
     {
-        if (step > 0)
-        {
-            fail = scene_move(s1) | scene_move(s2);
-        }
-        if (fail != 0)
-        {
-            break;
-        }
-        px_status u1 = px_world_update(s1->world);
-        px_status u2 = px_world_update(s2->world);
-        if (u1 < 0 || u1 != u2 || !same_contacts(s1->world, s2->world))
-        {
-            fprintf(stderr, "step %d: px_world_set_poses gave other contacts than px_world_set_pose\n", step);
-            fail = 1;
-        }
+        fail = step_both(s1, s2, step, "px_world_set_poses against px_world_set_pose");
         for (int t = 0; t < 2 && fail == 0; ++t)
         {
             if (px_dynamic_tree_validate(s2->world->trees[t]) != PX_OK ||
@@ -3143,14 +3141,7 @@ static int set_poses_test(void)
     }
     if (fail == 0)
     {
-        ref_list ref = {NULL, 0, 0};
-        memset(&g_cmp, 0, sizeof(g_cmp));
-        fail = set_prev_from_world(s2) | scene_move(s2);
-        if (fail == 0)
-        {
-            fail = update_and_check(s2, &ref);
-        }
-        free(ref.items);
+        fail = move_and_check(s2);
     }
     if (fail == 0)
     {
