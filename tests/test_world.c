@@ -3173,6 +3173,11 @@ static int set_poses_test(void)
         PX_CHECK_STATUS(px_world_set_poses(w, one, bad, -1), PX_ERR_INVALID_ARGUMENT);
         PX_CHECK_STATUS(px_world_set_poses(NULL, one, bad, 1), PX_ERR_INVALID_ARGUMENT);
         PX_CHECK_STATUS(px_world_set_poses(w, NULL, NULL, 0), PX_OK);
+        px_world* fresh = NULL; /* no scratch yet: nothing to do, nothing touched */
+        PX_CHECK_STATUS(px_world_create(NULL, &fresh), PX_OK);
+        PX_CHECK_STATUS(px_world_set_poses(fresh, NULL, NULL, 0), PX_OK);
+        PX_CHECK_STATUS(px_world_set_poses(fresh, one, bad, 1), PX_ERR_INVALID_ARGUMENT); /* not its bodies */
+        px_world_destroy(fresh);
         PX_CHECK(check_bodies(s2) == 0);
         PX_CHECK_STATUS(px_dynamic_tree_validate(w->trees[0]), PX_OK);
         PX_CHECK_STATUS(px_dynamic_tree_validate(w->trees[1]), PX_OK);

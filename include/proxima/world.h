@@ -139,13 +139,13 @@ extern "C"
     ///         PX_ERR_DEGENERATE_INPUT (zero quaternion). The body is unchanged on errors.
     PX_API PX_NODISCARD px_status px_world_set_pose(px_world* world, px_body_id id, const px_transform* pose);
 
-    /// Move many bodies at once: what px_world_set_pose(world, ids[i], &poses[i]) does for every i, with the
-    /// poses, boxes and tree searches spread over the world's task system (a physics engine's end of step).
-    /// Every valid element is applied; an invalid one (a dead id, an id named a second time in the call, a
-    /// non-finite or zero-quaternion pose) changes nothing. The contacts of the next update are the same as
-    /// after the loop of px_world_set_pose; the tree's shape may differ (bodies that leave their fat boxes are
-    /// placed against the tree without the others), never with the thread count. Allocates scratch on the
-    /// first calls; without memory it falls back to the loop.
+    /// Move many bodies at once: what px_world_set_pose(world, ids[i], &poses[i]) does for the first element
+    /// naming each body, with the poses, boxes and tree searches spread over the world's task system (a
+    /// physics engine's end of step). Every valid element is applied; an invalid one (a dead id, an id named
+    /// again later in the call, a non-finite or zero-quaternion pose) changes nothing. The contacts of the
+    /// next update are those of that loop of px_world_set_pose; the trees' shapes may differ (when 32 or more
+    /// bodies leave their fat boxes, each is placed against the tree without the others), never with the
+    /// thread count. Allocates scratch on the first calls; without memory it falls back to the loop.
     /// @return PX_OK; the status of the first invalid element by index (PX_ERR_INVALID_ARGUMENT,
     ///         PX_ERR_NON_FINITE, PX_ERR_DEGENERATE_INPUT); PX_ERR_INVALID_ARGUMENT for a NULL world, count < 0,
     ///         or NULL arrays with count > 0 (nothing moved)

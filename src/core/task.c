@@ -3,7 +3,8 @@
  * State. One mutex guards everything the threads share. Two condition variables go with it: idle threads sleep
  * on `wake` until a range is waiting or the pool stops, and the owner's thread sleeps on `done` in finish until
  * the last range of its job has completed. Before sleeping, a thread that has run out of work spins for up to
- * PXI_POOL_SPIN_NS on an atomic counter that every enqueue and every completed job bump: a step of a world
+ * PXI_POOL_SPIN_NS on an atomic counter (pool threads on one that every enqueue bumps, finish on one that
+ * every completed job bumps): a step of a world
  * is a few jobs of a fraction of a millisecond each with serial work between them, and waking a sleeping
  * thread costs tens of microseconds on a virtual machine, about what the second thread would save. An idle
  * pool sleeps: a thread spins once per idle period, never longer than that bound.
@@ -79,7 +80,8 @@ struct px_thread_pool
     pthread_mutex_t mutex;
     pthread_cond_t wake;  /* a range is pending, or stopping */
     pthread_cond_t done;  /* some job completed its last range */
-    atomic_uint epoch;    /* bumped by every enqueue and every completed job: what spinning threads watch */
+    atomic_uint enqueued;  /* bumped by every enqueue: what idle pool threads spin on */
+    atomic_uint completed; /* bumped by every completed job: what finish spins on */
     pool_thread* threads; /* thread_count records, after the struct in the same block */
     pool_job jobs[PXI_POOL_MAX_JOBS];
 };
@@ -144,7 +146,7 @@ static void run_next_range(px_thread_pool* pool, int j, int worker)
 
     if (++job->done_count == job->range_count)
     {
-        atomic_fetch_add_explicit(&pool->epoch, 1u, memory_order_release);
+        atomic_fetch_add_explicit(&pool->completed, 1u, memory_order_release);
         pthread_cond_broadcast(&pool->done);
     }
 }
@@ -163,15 +165,15 @@ static int64_t monotonic_ns(void)
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-/* Spin, with the lock released, until the pool's epoch is no longer `seen` or PXI_POOL_SPIN_NS have passed.
- * Lock held on entry and on return. */
-static void spin_unlocked(px_thread_pool* pool, unsigned seen)
+/* Spin, with the lock released, until *counter is no longer `seen` or PXI_POOL_SPIN_NS have passed. Lock
+ * held on entry and on return. */
+static void spin_unlocked(px_thread_pool* pool, atomic_uint* counter, unsigned seen)
 {
     pthread_mutex_unlock(&pool->mutex);
     int64_t start = monotonic_ns();
     for (unsigned k = 1;; ++k)
     {
-        if (atomic_load_explicit(&pool->epoch, memory_order_acquire) != seen)
+        if (atomic_load_explicit(counter, memory_order_acquire) != seen)
         {
             break;
         }
@@ -205,12 +207,13 @@ static void* thread_main(void* arg)
         }
         else if (!spun)
         {
-            spin_unlocked(pool, atomic_load_explicit(&pool->epoch, memory_order_relaxed));
+            spin_unlocked(pool, &pool->enqueued, atomic_load_explicit(&pool->enqueued, memory_order_relaxed));
             spun = true;
         }
         else
         {
             pthread_cond_wait(&pool->wake, &pool->mutex);
+            spun = false; /* woken: the next idle period spins again, even if others took the work */
         }
     }
     pthread_mutex_unlock(&pool->mutex);
@@ -271,7 +274,7 @@ static void* pool_enqueue(px_task_fn* task, int item_count, int min_range, void*
         pool->jobs[pool->pending_tail].next_pending = j;
     }
     pool->pending_tail = j;
-    atomic_fetch_add_explicit(&pool->epoch, 1u, memory_order_release);
+    atomic_fetch_add_explicit(&pool->enqueued, 1u, memory_order_release);
     /* a thread per range, at most all of them: the work progresses even before finish is called (the
      * caller may enqueue more first), and finish takes whatever they have not started */
     if (range_count >= pool->thread_count)
@@ -319,7 +322,7 @@ static void pool_finish(void* user_task, void* user_context)
         {
             if (!spun)
             {
-                spin_unlocked(pool, atomic_load_explicit(&pool->epoch, memory_order_relaxed));
+                spin_unlocked(pool, &pool->completed, atomic_load_explicit(&pool->completed, memory_order_relaxed));
                 spun = true;
             }
             else
@@ -388,7 +391,8 @@ px_status pxi_thread_pool_create_failing(int thread_count, const px_allocator* a
     p->worker_count = worker_count;
     p->pending_head = PX_NULL_INDEX;
     p->pending_tail = PX_NULL_INDEX;
-    atomic_init(&p->epoch, 0u);
+    atomic_init(&p->enqueued, 0u);
+    atomic_init(&p->completed, 0u);
     p->threads = (pool_thread*)((unsigned char*)p + threads_offset);
     for (int j = 0; j < PXI_POOL_MAX_JOBS; ++j)
     {
