@@ -3195,6 +3195,95 @@ static int set_poses_test(void)
     return fail;
 }
 
+/* Degenerate and extreme broadphase input (KNOWN_FAILURES.md 2.6: equal centroids, huge and overflowing
+ * boxes), on a 2-thread pool with the moving tree rebuilt every update: 150 unit spheres at one point, 20
+ * spheres 1e30 apart, two at +-3e38 and one at FLT_MAX jumping around, moved by px_world_set_poses. Every
+ * update succeeds, the trees stay valid, the coincident spheres make exactly their 11175 pairs, each one
+ * point 1 deep, and nothing else touches; a pose at infinity is refused alone. */
+static int extreme_test(void)
+{
+    px_thread_pool* pool = NULL;
+    PX_CHECK_STATUS(px_thread_pool_create(2, NULL, &pool), PX_OK);
+    px_world_def d = px_world_default_def();
+    d.tasks = px_thread_pool_task_system(pool);
+    d.rebuild_interval = 1;
+    px_world* w = NULL;
+    PX_CHECK_STATUS(px_world_create(&d, &w), PX_OK);
+    enum { CLUSTER = 150, FAR = 20, EXTREME = 3, N = CLUSTER + FAR + EXTREME };
+    static px_body_id ids[N];
+    static px_transform poses[N];
+    px_body_def bd = px_body_default_def();
+    bd.shape = px_shape_sphere(0.5f);
+    const float extreme_x[EXTREME] = {3.0e38f, -3.0e38f, FLT_MAX};
+    for (int i = 0; i < N; ++i)
+    {
+        px_transform t = PX_TRANSFORM_IDENTITY_INIT;
+        if (i >= CLUSTER && i < CLUSTER + FAR)
+        {
+            t.p[0] = 1.0e30f * (float)(i - CLUSTER + 1);
+            t.p[2] = -1.0e30f * (float)(i - CLUSTER);
+        }
+        else if (i >= CLUSTER + FAR)
+        {
+            t.p[0] = extreme_x[i - CLUSTER - FAR];
+        }
+        bd.pose = t;
+        poses[i] = t;
+        PX_CHECK_STATUS(px_world_create_body(w, &bd, &ids[i]), PX_OK);
+    }
+    for (int step = 0; step < 6; ++step)
+    {
+        if (step > 0)
+        {
+            for (int i = 0; i < N; ++i)
+            {
+                if (i < CLUSTER)
+                {
+                    poses[i].p[1] = 0.001f * (float)step; /* all together: equal centres again */
+                }
+                else if (i >= CLUSTER + FAR)
+                {
+                    poses[i].p[0] = (step % 2 == 0 ? 1.0f : -1.0f) * extreme_x[i - CLUSTER - FAR];
+                    poses[i].p[1] = (step % 3 == 0) ? 3.0e38f : 0.0f;
+                }
+            }
+            PX_CHECK_STATUS(px_world_set_poses(w, ids, poses, N), PX_OK);
+        }
+        PX_CHECK(px_world_update(w) >= 0);
+        PX_CHECK_STATUS(px_dynamic_tree_validate(w->trees[0]), PX_OK);
+        PX_CHECK_STATUS(px_dynamic_tree_validate(w->trees[1]), PX_OK);
+        int n = 0;
+        const px_world_contact* c = px_world_contacts(w, &n);
+        PX_CHECK(n == CLUSTER * (CLUSTER - 1) / 2);
+        for (int k = 0; k < n; ++k)
+        {
+            PX_CHECK(c[k].body_a.index < CLUSTER && c[k].body_b.index < CLUSTER);
+            PX_CHECK(c[k].manifold.count == 1);
+            PX_CHECK_NEAR(c[k].manifold.points[0].separation, -1.0, 1e-5);
+        }
+    }
+    /* a pose at infinity: that element refused, the others moved */
+    px_transform inf_pose = poses[CLUSTER];
+    inf_pose.p[0] = INFINITY;
+    px_transform moved = poses[0];
+    moved.p[0] = 5.0f;
+    px_body_id two[2] = {ids[CLUSTER], ids[0]};
+    px_transform two_poses[2] = {inf_pose, moved};
+    PX_CHECK_STATUS(px_world_set_poses(w, two, two_poses, 2), PX_ERR_NON_FINITE);
+    px_transform got;
+    PX_CHECK_STATUS(px_world_get_pose(w, ids[CLUSTER], &got), PX_OK);
+    PX_CHECK(got.p[0] == poses[CLUSTER].p[0]);
+    PX_CHECK_STATUS(px_world_get_pose(w, ids[0], &got), PX_OK);
+    PX_CHECK(got.p[0] == 5.0f);
+    PX_CHECK(px_world_update(w) >= 0);
+    int n = 0;
+    (void)px_world_contacts(w, &n);
+    PX_CHECK(n == (CLUSTER - 1) * (CLUSTER - 2) / 2);
+    px_world_destroy(w);
+    px_thread_pool_destroy(pool);
+    return 0;
+}
+
 /* Bad input: documented statuses, the world untouched (the next update still matches brute force). */
 static int bad_input_test(void)
 {
@@ -3727,6 +3816,7 @@ int test_world(void)
     PX_RUN_SUBTEST(ties_test);
     PX_RUN_SUBTEST(queries_test);
 #endif
+    PX_RUN_SUBTEST(extreme_test);
     PX_RUN_SUBTEST(bad_input_test);
     PX_RUN_SUBTEST(allocation_test);
     PX_SUITE_END;
