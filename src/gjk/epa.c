@@ -111,8 +111,38 @@ typedef struct epa_shapes
     const pxi_gjk_pair* pair;
     const float* soa_a; /* NULL: A's own support mapping */
     const float* soa_b;
+    bool b_posed;       /* soa_b holds B's points posed in frame A (no rotation per support) */
     pxi_epa_scan_fn scan;
 } epa_shapes;
+
+/* Up to this many points B's copy is posed in frame A once per query; above, rotating two directions per
+ * support is cheaper than posing every point (profile_penetration: 7% faster at 8 points, 4% slower at 256). */
+#define EPA_POSED_MAX_POINTS 64
+
+/* B's points posed in frame A (as pxi_support_b poses a support point: rotation, then translation), transposed
+ * into x[], y[], z[] blocks. */
+static void epa_soa_posed(const pxi_gjk_pair* pair, const float* points, int count, float* soa)
+{
+    float* xs = soa;
+    float* ys = soa + count;
+    float* zs = soa + 2 * count;
+    for (int i = 0; i < count; ++i)
+    {
+        vec3 q;
+        if (pair->b_rotated)
+        {
+            px_rot_mulv(&pair->rot_b, points + 3 * (size_t)i, q);
+        }
+        else
+        {
+            px_v3_set(points[3 * (size_t)i], points[3 * (size_t)i + 1], points[3 * (size_t)i + 2], q);
+        }
+        px_v3_add(q, pair->pos_b, q);
+        xs[i] = q[0];
+        ys[i] = q[1];
+        zs[i] = q[2];
+    }
+}
 
 /* Below this many points the scans have no full vector step: the shape's own scan is as fast. */
 #define EPA_SOA_MIN_POINTS 8
@@ -123,6 +153,7 @@ static void epa_shapes_init(epa_shapes* shapes, const pxi_gjk_pair* pair)
     shapes->pair = pair;
     shapes->soa_a = NULL;
     shapes->soa_b = NULL;
+    shapes->b_posed = false;
     shapes->scan = NULL;
 }
 
@@ -147,7 +178,15 @@ static void epa_shapes_transpose(epa_shapes* shapes, float* buffer)
     if (pair->scan_b != NULL && pair->climb_b == NULL && pair->b->hull.count >= EPA_SOA_MIN_POINTS &&
         pair->b->hull.count <= PXI_EPA_SOA_POINTS - used)
     {
-        pxi_epa_soa_from_packed(pair->b->hull.points, pair->b->hull.count, buffer + 3 * used);
+        shapes->b_posed = pair->b->hull.count <= EPA_POSED_MAX_POINTS;
+        if (shapes->b_posed)
+        {
+            epa_soa_posed(pair, pair->b->hull.points, pair->b->hull.count, buffer + 3 * used);
+        }
+        else
+        {
+            pxi_epa_soa_from_packed(pair->b->hull.points, pair->b->hull.count, buffer + 3 * used);
+        }
         shapes->soa_b = buffer + 3 * used;
     }
 }
@@ -187,18 +226,41 @@ static int32_t epa_support(const epa_shapes* shapes, const vec3 d, epa_vertex* o
     {
         ib = pxi_support_b(pair, nd, out->q);
     }
-    else if (!pair->b_rotated)
+    else if (!shapes->b_posed)
     {
-        ib = epa_soa_support(shapes, shapes->soa_b, pair->b, nd, out->q);
+        vec3 dl, s;
+        if (pair->b_rotated)
+        {
+            px_rot_tmulv(&pair->rot_b, nd, dl);
+        }
+        else
+        {
+            px_v3_copy(nd, dl);
+        }
+        ib = epa_soa_support(shapes, shapes->soa_b, pair->b, dl, s);
+        if (pair->b_rotated)
+        {
+            px_rot_mulv(&pair->rot_b, s, out->q);
+        }
+        else
+        {
+            px_v3_copy(s, out->q);
+        }
         px_v3_add(out->q, pair->pos_b, out->q);
     }
     else
     {
-        vec3 dl, s;
-        px_rot_tmulv(&pair->rot_b, nd, dl);
-        ib = epa_soa_support(shapes, shapes->soa_b, pair->b, dl, s);
-        px_rot_mulv(&pair->rot_b, s, out->q);
-        px_v3_add(out->q, pair->pos_b, out->q);
+        /* posed points: the scan along -d in frame A, the point read back from the copy */
+        const int count = pair->b->hull.count;
+        ib = shapes->scan(shapes->soa_b, count, nd);
+        if (PX_LIKELY(ib != PXI_SUPPORT_NON_FINITE))
+        {
+            px_v3_set(shapes->soa_b[ib], shapes->soa_b[count + ib], shapes->soa_b[2 * count + ib], out->q);
+        }
+        else
+        {
+            out->q[0] = out->q[1] = out->q[2] = NAN;
+        }
     }
     px_v3_sub(out->p, out->q, out->w);
     out->index_a = ia;
