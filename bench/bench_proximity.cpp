@@ -141,35 +141,6 @@ std::vector<std::vector<float>> component_points(const px_mesh* mesh)
     return parts;
 }
 
-std::string machine_description()
-{
-    std::string model = "unknown CPU";
-    int cores = 0;
-    if (FILE* f = std::fopen("/proc/cpuinfo", "r"))
-    {
-        char line[512];
-        while (std::fgets(line, sizeof line, f))
-        {
-            if (std::strncmp(line, "processor", 9) == 0)
-            {
-                cores++;
-            }
-            else if (std::strncmp(line, "model name", 10) == 0 && model == "unknown CPU")
-            {
-                const char* colon = std::strchr(line, ':');
-                if (colon != nullptr)
-                {
-                    model = colon + 1;
-                    model.erase(0, model.find_first_not_of(" \t"));
-                    model.erase(model.find_last_not_of(" \t\n") + 1);
-                }
-            }
-        }
-        std::fclose(f);
-    }
-    return model + ", " + std::to_string(cores) + " logical cores";
-}
-
 } // namespace
 
 int main(int argc, char** argv)

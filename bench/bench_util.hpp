@@ -357,3 +357,50 @@ inline std::string command_line(int argc, char** argv)
     }
     return command;
 }
+
+/// The CPU model and the number of logical cores, from /proc/cpuinfo (for the report's machine line).
+inline std::string machine_description()
+{
+    std::string model = "unknown CPU";
+    int cores = 0;
+    if (FILE* f = std::fopen("/proc/cpuinfo", "r"))
+    {
+        char line[512];
+        while (std::fgets(line, sizeof line, f))
+        {
+            if (std::strncmp(line, "processor", 9) == 0)
+            {
+                cores++;
+            }
+            else if (std::strncmp(line, "model name", 10) == 0 && model == "unknown CPU")
+            {
+                const char* colon = std::strchr(line, ':');
+                if (colon != nullptr)
+                {
+                    model = colon + 1;
+                    model.erase(0, model.find_first_not_of(" \t"));
+                    model.erase(model.find_last_not_of(" \t\n") + 1);
+                }
+            }
+        }
+        std::fclose(f);
+    }
+    return model + ", " + std::to_string(cores) + " logical cores";
+}
+
+/// /proc/loadavg as one line ("unknown" when it cannot be read): how busy the machine was.
+inline std::string load_average()
+{
+    char buf[128] = "unknown";
+    if (FILE* f = std::fopen("/proc/loadavg", "r"))
+    {
+        if (std::fgets(buf, sizeof buf, f) == nullptr)
+        {
+            std::strcpy(buf, "unknown");
+        }
+        std::fclose(f);
+    }
+    std::string s = buf;
+    s.erase(s.find_last_not_of(" \n") + 1);
+    return s;
+}
