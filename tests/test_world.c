@@ -1193,8 +1193,9 @@ static int compare_manifold(const sbody* ba, const sbody* bb, const px_manifold*
         /* the normal and the deepest point still agree */
         if (fabs((double)deepest(w) - (double)deepest(r)) > tol || nd > 1.0e-3)
         {
-            fprintf(stderr, "%s: point count %d vs %d and deepest %.9g vs %.9g, normal diff %.3g\n", what, w->count,
-                    r->count, (double)deepest(w), (double)deepest(r), nd);
+            fprintf(stderr, "%s: point count %d vs %d and deepest %.9g vs %.9g, normal diff %.3g (kinds %d, %d)\n",
+                    what, w->count, r->count, (double)deepest(w), (double)deepest(r), nd, (int)ba->k, (int)bb->k);
+            print_manifolds(w, r);
             return 1;
         }
         return 0;

@@ -1,15 +1,20 @@
 /* The internal-edge correction of convex-vs-mesh contacts (mesh_edges_internal.h).
  *
  * A contact against one triangle is an internal-edge contact when
- *  - its normal is not the triangle's face normal (1 - cos above PXI_EDGE_FACE_COS), and
+ *  - its normal is not exactly the triangle's face normal, and
  *  - every witness point on the triangle lies on its boundary, and on no active edge that the normal
  *    leans out across: on inactive edges (one, or both at a vertex), or on an active edge the normal does
  *    not point out of (a vertex of the boundary touched from the mesh's side).
  * Such a contact gets the face normal on the shape's side, and each point the separation of its point on
  * the shape from the triangle's plane: the shape then rests on (or is pushed out along) the smooth surface
- * the triangle belongs to, as its face contacts with the neighbours already say. A witness in the
- * triangle's interior, or on an active edge (a boundary, a sharp convex edge), keeps the contact as the
- * query found it.
+ * the triangle belongs to, as its face contacts with the neighbours already say. A witness on an active
+ * edge (a boundary, a sharp convex edge) that the normal leans out across keeps the contact as the query
+ * found it.
+ *
+ * A witness in the triangle's interior means the face normal in exact arithmetic, but GJK stops within
+ * about 1.4e-3 rad of it and EPA within about 1.4e-2 (their tolerances): such a contact (on a triangle with
+ * an inactive edge) whose normal is within PXI_EDGE_SNAP_COS of the face normal is snapped to it the same
+ * way, so a shape lying on a flat mesh gets exactly its normal; one further off is left alone.
  *
  * Why the vertex rule looks at the normal: a mesh's boundary runs through vertices whose triangles have
  * one boundary edge and one inner edge there (a flat grid's side). A box lying on the grid beside such a
@@ -100,10 +105,12 @@ bool pxi_edge_correction_normal(const float a[3], const float b[3], const float 
     }
     vec3 fn;
     px_v3_scale(nu, side > 0.0f ? 1.0f : -1.0f, fn);
-    if (!(px_v3_dot(normal, fn) < 1.0f - PXI_EDGE_FACE_COS))
+    const float cosn = px_v3_dot(normal, fn);
+    if (!px_is_finite(cosn))
     {
-        return false; /* a face contact (or a NaN normal) */
+        return false;
     }
+    const bool near_face = cosn >= 1.0f - PXI_EDGE_SNAP_COS;
     /* Whether the normal leans out across each edge: cross(e_i, nu) points out of the triangle across edge i
      * (the vertices run counter-clockwise around nu). A shape the normal points to beyond an edge is past
      * the triangle, where its plane does not tell which side the shape is on (beside a ledge, the shape may
@@ -122,6 +129,7 @@ bool pxi_edge_correction_normal(const float a[3], const float b[3], const float 
     unsigned active = (side_active & ~out) | (either_active & out);
     /* the witnesses: signed distance from each edge's line, in the plane, positive inside */
     float tol = PXI_EDGE_ON_TOLERANCE * longest + 16.0f * FLT_EPSILON * coord;
+    bool any_interior = false;
     for (int j = 0; j < count; ++j)
     {
         unsigned on = 0u;
@@ -135,10 +143,22 @@ bool pxi_edge_correction_normal(const float a[3], const float b[3], const float 
                 on |= 1u << i; /* NaN counts as on */
             }
         }
-        if (on == 0u || (on & active & out) != 0u)
+        any_interior = any_interior || on == 0u;
+        if ((on & active & out) != 0u)
         {
-            return false; /* an interior (face) witness, or one on an active edge the normal leans out across */
+            return false; /* a witness on an active edge the normal leans out across */
         }
+    }
+    if (any_interior && !near_face)
+    {
+        /* An interior witness means the face normal in exact arithmetic (a triangle's support is a vertex
+         * or an edge in any other direction): a normal within PXI_EDGE_SNAP_COS of it (GJK's and EPA's
+         * tolerances) is snapped to it, one further off is left as the query found it. */
+        return false;
+    }
+    if (normal[0] == fn[0] && normal[1] == fn[1] && normal[2] == fn[2])
+    {
+        return false; /* already the face normal */
     }
     px_v3_copy(fn, face_normal);
     return true;

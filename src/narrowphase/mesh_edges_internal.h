@@ -7,9 +7,10 @@
  * when a contact's witness on the triangle lies only on inactive edges (or on a vertex both of whose edges
  * are inactive) and its normal is not the triangle's face normal, the normal becomes the face normal on the
  * convex shape's side and each point's separation is measured again along it: the point on the convex
- * shape against the triangle's plane. Face contacts (a witness inside the triangle), and contacts with a
- * witness on an active edge that the normal leans out across, are left as they are. This is the idea of
- * Jolt's active edges and Bullet's btAdjustInternalEdgeContacts, in its simplest form.
+ * shape against the triangle's plane. Contacts with a witness on an active edge that the normal leans out
+ * across are left as they are; face contacts (a witness inside the triangle) are snapped to the exact face
+ * normal when they are within GJK's and EPA's tolerances of it (PXI_EDGE_SNAP_COS), else left alone. This
+ * is the idea of Jolt's active edges and Bullet's btAdjustInternalEdgeContacts, in its simplest form.
  *
  * A vertex lies on two edges: it counts as inactive when both are, and when only one is, unless the
  * normal leans out of the triangle across the active one (a shape on the mesh touching a vertex of the
@@ -34,9 +35,9 @@
 #include "proxima/shapes.h"
 #include "proxima/transform.h"
 
-/* Contact normals within this misalignment (1 - cos, about 0.08 degrees) of the triangle's face normal are
- * face contacts and stay as they are. */
-#define PXI_EDGE_FACE_COS 1.0e-6f
+/* A contact with a witness inside the triangle whose normal is within this misalignment (1 - cos, about
+ * 0.8 degrees: GJK's and EPA's direction tolerances) of the face normal is snapped to it. */
+#define PXI_EDGE_SNAP_COS 1.0e-4f
 /* A witness within this fraction of the triangle's longest edge (plus the rounding of its coordinates) of
  * an edge's line lies on that edge. The witness of a contact whose normal is not the face normal is
  * always on the triangle's boundary (the triangle's support in any other direction is an edge or a
