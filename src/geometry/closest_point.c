@@ -164,6 +164,37 @@ uint32_t px_closest_point_triangle(const vec3 p, const vec3 a, const vec3 b, con
     return f;
 }
 
+/* The barycentric weights of p in tetrahedron v[0..3], in double from the original coordinates (Cramer's
+ * rule on the edges from v[0]): accurate where the kernel's ratios of translated cross products lose digits
+ * (long thin tetrahedra). False when the tetrahedron is flat in double too. */
+static bool tetra_weights_double(const vec3 p, const float* const* v, double w[4])
+{
+    double e[3][3], r[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int i = 0; i < 3; ++i)
+        {
+            e[i][k] = (double)v[i + 1][k] - (double)v[0][k];
+        }
+        r[k] = (double)p[k] - (double)v[0][k];
+    }
+#define PXI_DET3(x, y, z)                                                                                       \
+    ((x)[0] * ((y)[1] * (z)[2] - (y)[2] * (z)[1]) - (x)[1] * ((y)[0] * (z)[2] - (y)[2] * (z)[0]) +            \
+     (x)[2] * ((y)[0] * (z)[1] - (y)[1] * (z)[0]))
+    double det = PXI_DET3(e[0], e[1], e[2]);
+    double w1 = PXI_DET3(r, e[1], e[2]), w2 = PXI_DET3(e[0], r, e[2]), w3 = PXI_DET3(e[0], e[1], r);
+#undef PXI_DET3
+    if (!(fabs(det) > 0.0) || !isfinite(det))
+    {
+        return false;
+    }
+    w[1] = w1 / det;
+    w[2] = w2 / det;
+    w[3] = w3 / det;
+    w[0] = 1.0 - w[1] - w[2] - w[3];
+    return isfinite(w[0]);
+}
+
 uint32_t px_closest_point_tetrahedron(const vec3 p, const vec3 a, const vec3 b, const vec3 c, const vec3 d,
                                       float bary[4], vec3 dest)
 {
@@ -175,6 +206,43 @@ uint32_t px_closest_point_tetrahedron(const vec3 p, const vec3 a, const vec3 b, 
     to_kernel_frame(p, v, 4, t, tp);
     uint32_t f = pxi_closest_origin_tetrahedron(tp[0], tp[1], tp[2], tp[3], w, q, &flat);
     refine_feature(p, v, f, w, dest);
+    double wd[4];
+    if (f == 15u && tetra_weights_double(p, v, wd))
+    {
+        /* "inside" within the kernel's rounding: check in double. Outside a face after all (a long thin
+         * tetrahedron rounds far in float), the nearest of the faces p is outside of answers; inside, the
+         * weights are the double ones. */
+        static const int opposite[4][3] = { { 1, 3, 2 }, { 0, 2, 3 }, { 0, 3, 1 }, { 0, 1, 2 } };
+        float best = INFINITY;
+        for (int i = 0; i < 4; ++i)
+        {
+            if (!(wd[i] < 0.0))
+            {
+                continue;
+            }
+            const int* o = opposite[i];
+            float fw[3], fq[3];
+            uint32_t ff = px_closest_point_triangle(p, v[o[0]], v[o[1]], v[o[2]], fw, fq);
+            float d2 = px_v3_distance2(fq, p);
+            if (d2 < best)
+            {
+                best = d2;
+                f = ((ff & 1u) << o[0]) | (((ff >> 1) & 1u) << o[1]) | (((ff >> 2) & 1u) << o[2]);
+                w[0] = w[1] = w[2] = w[3] = 0.0f;
+                w[o[0]] = fw[0];
+                w[o[1]] = fw[1];
+                w[o[2]] = fw[2];
+                px_v3_copy(fq, dest);
+            }
+        }
+        if (f == 15u)
+        {
+            for (int i = 0; i < 4; ++i)
+            {
+                w[i] = (float)wd[i];
+            }
+        }
+    }
     if (bary != NULL)
     {
         for (int i = 0; i < 4; ++i)
