@@ -613,7 +613,7 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
     const float min_sep = min_core - radii;
     /* deep penetration: the contact's own point joins the candidates (index -1), as its incident-side core
      * point with the contact's separation */
-    if (pxi_clip_misses_depth(min_sep, contact->distance, margin))
+    if (pxi_clip_misses_contact(min_sep, contact->distance, margin))
     {
         if (ref_is_a)
         {
@@ -648,6 +648,14 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
     {
         int c = keep[k];
         vec3 point_a;
+        if (index[c] < 0)
+        {
+            /* the contact's own point, as the contact has it (moving its core point along m, which may lean
+             * from the contact's normal by up to PXI_FACE_SNAP, would put it off A's rounded surface) */
+            pxi_add_clip_point(out, NULL, ref_is_a, (unsigned)ref_face, (unsigned)inc_face, contact->point_a,
+                               contact->distance);
+            continue;
+        }
         if (ref_is_a)
         {
             /* the incident point projected along m onto A's face, then out by A's radius */
@@ -658,8 +666,8 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
             /* the incident point is on A's face: out by A's radius towards B (-m) */
             px_v3_mad(pts[c], -ra, m, point_a);
         }
-        pxi_add_clip_point(out, index[c] >= 0 ? &buffer[current][index[c]] : NULL, ref_is_a,
-                           (unsigned)ref_face, (unsigned)inc_face, point_a, sep[c] - radii);
+        pxi_add_clip_point(out, &buffer[current][index[c]], ref_is_a, (unsigned)ref_face, (unsigned)inc_face,
+                           point_a, sep[c] - radii);
     }
     return true;
 }
@@ -937,6 +945,14 @@ static bool repair_contact(const pxi_gjk_pair* pair, const pxi_poly* pa, bool po
         if (!(gap - (ra + rb) < c->distance - tol))
         {
             return false; /* consistent (or NaN: nothing better to offer) */
+        }
+        if (c->distance > tol)
+        {
+            /* Clearly apart: GJK's distance is certified, and a normal within its tolerance can fall short
+             * of it by the tolerance times the size of the touching features (a warm-started query stops
+             * earlier). The face normals below could only prove a smaller gap, down to a penetration that
+             * is not there. */
+            return false;
         }
         vec3 wa, wb;
         px_v3_mad(c->point_a, -ra, c->normal, wa);
