@@ -695,13 +695,12 @@ px_status px_dynamic_tree_destroy_proxy(px_dynamic_tree* tree, int32_t proxy_id)
     return PX_OK;
 }
 
-px_status px_dynamic_tree_move_proxy(px_dynamic_tree* tree, int32_t proxy_id, const px_aabb* aabb,
-                                     const vec3 displacement, bool* reinserted)
+/* Whether proxy_id's new tight box leaves its fat box, and then the new fat box (stretched by displacement
+ * when given): move_proxy's checks and decision, shared with the batch moves. Only reads the tree. */
+static px_status proxy_fat_box(const px_dynamic_tree* tree, int32_t proxy_id, const px_aabb* aabb,
+                               const float* displacement, px_aabb* fat, bool* leaves)
 {
-    if (reinserted != NULL)
-    {
-        *reinserted = false;
-    }
+    *leaves = false;
     if (aabb == NULL || !valid_proxy(tree, proxy_id))
     {
         return PX_ERR_INVALID_ARGUMENT;
@@ -716,22 +715,32 @@ px_status px_dynamic_tree_move_proxy(px_dynamic_tree* tree, int32_t proxy_id, co
     {
         return PX_ERR_NON_FINITE;
     }
-    tree_node* n = &tree->nodes[proxy_id];
-    if (box_contains(&n->aabb, aabb))
+    if (box_contains(&tree->nodes[proxy_id].aabb, aabb))
     {
         return PX_OK;
     }
+    s = make_fat_box(tree, aabb, displacement, fat);
+    *leaves = s == PX_OK;
+    return s;
+}
+
+px_status px_dynamic_tree_move_proxy(px_dynamic_tree* tree, int32_t proxy_id, const px_aabb* aabb,
+                                     const vec3 displacement, bool* reinserted)
+{
+    if (reinserted != NULL)
+    {
+        *reinserted = false;
+    }
     px_aabb fat;
-    s = make_fat_box(tree, aabb, displacement, &fat);
-    if (s != PX_OK)
+    bool leaves;
+    px_status s = proxy_fat_box(tree, proxy_id, aabb, displacement, &fat, &leaves);
+    if (s != PX_OK || !leaves)
     {
         return s;
     }
     /* removal releases one inner node and insertion takes one back: no allocation */
-    remove_leaf(tree, proxy_id);
-    tree->nodes[proxy_id].aabb = fat;
-    mark_moved(tree, proxy_id);
-    insert_leaf(tree, proxy_id, false);
+    int32_t sibling;
+    pxi_dynamic_tree_reinsert(tree, &proxy_id, &fat, 1, &sibling, NULL);
     if (reinserted != NULL)
     {
         *reinserted = true;
@@ -742,31 +751,13 @@ px_status px_dynamic_tree_move_proxy(px_dynamic_tree* tree, int32_t proxy_id, co
 px_status pxi_dynamic_tree_moved_box(const px_dynamic_tree* tree, int32_t proxy_id, const px_aabb* aabb,
                                      const float* displacement, px_aabb* fat, bool* leaves)
 {
-    *leaves = false;
-    if (aabb == NULL || !valid_proxy(tree, proxy_id))
+    px_status s = proxy_fat_box(tree, proxy_id, aabb, displacement, fat, leaves);
+    if (s == PX_ERR_NON_FINITE && displacement != NULL)
     {
-        return PX_ERR_INVALID_ARGUMENT;
+        /* a displacement that is not finite or overflows the fat box: the box grown by the margin alone */
+        s = proxy_fat_box(tree, proxy_id, aabb, NULL, fat, leaves);
     }
-    px_status s = check_proxy_box(aabb);
-    if (s != PX_OK)
-    {
-        return s;
-    }
-    if (box_contains(&tree->nodes[proxy_id].aabb, aabb))
-    {
-        return PX_OK;
-    }
-    if (displacement == NULL || make_fat_box(tree, aabb, displacement, fat) != PX_OK)
-    {
-        /* no displacement, or one that overflows the fat box: the box grown by the margin alone */
-        s = make_fat_box(tree, aabb, NULL, fat);
-        if (s != PX_OK)
-        {
-            return s;
-        }
-    }
-    *leaves = true;
-    return PX_OK;
+    return s;
 }
 
 typedef struct sibling_search

@@ -227,7 +227,7 @@ uint32_t px_closest_point_tetrahedron(const vec3 p, const vec3 a, const vec3 b, 
             if (d2 < best)
             {
                 best = d2;
-                f = ((ff & 1u) << o[0]) | (((ff >> 1) & 1u) << o[1]) | (((ff >> 2) & 1u) << o[2]);
+                f = pxi_remap_feature3(ff, o[0], o[1], o[2]);
                 w[0] = w[1] = w[2] = w[3] = 0.0f;
                 w[o[0]] = fw[0];
                 w[o[1]] = fw[1];

@@ -450,11 +450,11 @@ px_status px_world_set_poses(px_world* world, const px_body_id* ids, const px_tr
     {
         return PX_ERR_INVALID_ARGUMENT;
     }
-    px_status first = PX_OK;
     if (count == 0)
     {
         return PX_OK;
     }
+    px_status first = PX_OK;
     if (!PXI_RESERVE(world, world->pose_items, world->pose_item_capacity, count) ||
         !PXI_RESERVE(world, world->reinsert, world->reinsert_capacity, count) ||
         !PXI_RESERVE(world, world->reinsert_fats, world->reinsert_fat_capacity, count) ||
