@@ -163,7 +163,7 @@ static double mean_moves(const px_hull* hull, const float* dirs, mode m)
     int32_t v = 0;
     for (int i = 0; i < DIRECTIONS; ++i)
     {
-        int32_t start = m == MODE_WARM ? v : hull->climb_nodes[pxi_hull_seed(hull, dirs + 3 * i)].v.link;
+        int32_t start = m == MODE_WARM ? v : hull->climb_nodes[pxi_hull_seed(hull, dirs + 3 * i)->v.link].v.link;
         int32_t end = pxi_hull_climb(hull, dirs + 3 * i, start);
         /* count the path by climbing one move at a time: a climb from start towards end */
         int32_t cur = start;

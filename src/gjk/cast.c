@@ -307,8 +307,8 @@ static px_status cast_run(const cast_query* cq, cast_outcome* out)
         ++iter;
         vec3 d, p, q, qx, w;
         px_v3_negate(v, d);
-        int32_t ia = pxi_support_a(pair, d, p);
-        int32_t ib = pxi_support_b(pair, v, q);
+        int32_t ib;
+        int32_t ia = pxi_support_ab(pair, d, v, p, q, &ib);
         px_v3_add(q, x, qx);
         px_v3_sub(p, qx, w);
         if (PX_UNLIKELY(ia == PXI_SUPPORT_NON_FINITE || ib == PXI_SUPPORT_NON_FINITE || !px_v3_is_finite(w)))

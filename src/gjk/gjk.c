@@ -206,8 +206,8 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
         ++iter;
         vec3 d, p, q, w;
         px_v3_negate(st->v, d);
-        int32_t ia = pxi_support_a(pair, d, p);
-        int32_t ib = pxi_support_b(pair, st->v, q);
+        int32_t ib;
+        int32_t ia = pxi_support_ab(pair, d, st->v, p, q, &ib);
         px_v3_sub(p, q, w);
         if (PX_UNLIKELY(ia == PXI_SUPPORT_NON_FINITE || ib == PXI_SUPPORT_NON_FINITE || !px_v3_is_finite(w)))
         {

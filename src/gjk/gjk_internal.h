@@ -75,6 +75,56 @@ static inline int32_t pxi_support_b(const pxi_gjk_pair* pair, const vec3 d, vec3
     return i;
 }
 
+/* Supports of A along d and of B along v = -d (both in frame A): p, q and their indices. When both shapes
+ * are climbed, both climbs' starts are chosen first and their records prefetched, so that on cold hulls the
+ * two climbs' first cache misses overlap instead of following each other. The results are those of
+ * pxi_support_a and pxi_support_b. */
+static inline int32_t pxi_support_ab(const pxi_gjk_pair* pair, const vec3 d, const vec3 v, vec3 p, vec3 q,
+                                     int32_t* ib)
+{
+    if (pair->climb_a == NULL || pair->climb_b == NULL)
+    {
+        int32_t ia = pxi_support_a(pair, d, p);
+        *ib = pxi_support_b(pair, v, q);
+        return ia;
+    }
+    vec3 vl;
+    if (pair->b_rotated)
+    {
+        px_rot_tmulv(&pair->rot_b, v, vl);
+    }
+    else
+    {
+        px_v3_copy(v, vl);
+    }
+    float best_a, best_b;
+    int32_t* start = pair->climb_start;
+    int32_t ra = pxi_hull_climb_start(pair->climb_a, d, start[0], &best_a);
+    int32_t rb = pxi_hull_climb_start(pair->climb_b, vl, start[1], &best_b);
+    pxi_hull_prefetch_record(pair->climb_a, ra);
+    pxi_hull_prefetch_record(pair->climb_b, rb);
+    ra = pxi_hull_climb_from(pair->climb_a, d, ra, best_a);
+    rb = pxi_hull_climb_from(pair->climb_b, vl, rb, best_b);
+    start[0] = ra;
+    start[1] = rb;
+    const pxi_climb_node* na = &pair->climb_a->climb_nodes[ra];
+    const pxi_climb_node* nb = &pair->climb_b->climb_nodes[rb];
+    px_v3_set(na->v.p[0], na->v.p[1], na->v.p[2], p);
+    vec3 s;
+    px_v3_set(nb->v.p[0], nb->v.p[1], nb->v.p[2], s);
+    if (pair->b_rotated)
+    {
+        px_rot_mulv(&pair->rot_b, s, q);
+    }
+    else
+    {
+        px_v3_copy(s, q);
+    }
+    px_v3_add(q, pair->pos_b, q);
+    *ib = nb->v.link;
+    return na->v.link;
+}
+
 /* Vertex of B by support index, in frame A. */
 static inline bool pxi_vertex_b(const pxi_gjk_pair* pair, int32_t index, vec3 dest)
 {

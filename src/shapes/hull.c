@@ -84,10 +84,11 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
     size_t off_vf = align_up(off_vf_offsets + sizeof(int32_t) * ((size_t)vc + 1));
     size_t off_records = align_up(off_vf + sizeof(int32_t) * (size_t)fi);
     size_t off_nodes = align_up(off_records + sizeof(int32_t) * (size_t)vc);
-    /* a fine seed map for hulls large enough to climb, one seed per axis direction for small ones */
-    const int seed_k = vc >= 64 ? 8 : 1;
+    /* a fine seed map for hulls large enough to climb (finer from 512 vertices: 24 KB of seeds, and a cold
+     * climb from 1024 vertices takes half the moves), one seed per axis direction for small ones */
+    const int seed_k = vc >= 512 ? 16 : (vc >= 64 ? 8 : 1);
     size_t off_seeds = align_up(off_nodes + sizeof(pxi_climb_node) * node_bound);
-    size_t total = align_up(off_seeds + sizeof(int32_t) * 6 * (size_t)(seed_k * seed_k));
+    size_t total = align_up(off_seeds + sizeof(pxi_climb_node) * 6 * (size_t)(seed_k * seed_k));
     unsigned char* block = pxi_alloc(&b->alloc, total);
     if (block == NULL)
     {
@@ -325,7 +326,7 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
     }
     /* the seed map, each cell's seed climbed from the previous cell's (a neighbouring direction) */
     h->seed_k = seed_k;
-    h->seed_map = (int32_t*)(void*)(block + off_seeds);
+    h->seed_map = (pxi_climb_node*)(void*)(block + off_seeds);
     int32_t prev = 0;
     for (int face = 0; face < 6; ++face)
     {
@@ -338,8 +339,11 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
                 d[axis] = face % 2 ? -1.0f : 1.0f;
                 d[(axis + 1) % 3] = (float)(2 * i + 1) / (float)seed_k - 1.0f;
                 d[(axis + 2) % 3] = (float)(2 * j + 1) / (float)seed_k - 1.0f;
-                prev = pxi_hull_climb_record(h, d, prev);
-                h->seed_map[(face * seed_k + i) * seed_k + j] = prev;
+                const float* q = h->climb_nodes[prev].v.p;
+                prev = pxi_hull_climb_from(h, d, prev, (q[0] * d[0] + q[1] * d[1]) + q[2] * d[2]);
+                pxi_climb_node* entry = &h->seed_map[(face * seed_k + i) * seed_k + j];
+                px_v3_copy(h->climb_nodes[prev].v.p, entry->v.p);
+                entry->v.link = prev;
             }
         }
     }
@@ -823,22 +827,14 @@ px_shape px_shape_from_hull(const px_hull* hull)
 
 int32_t pxi_hull_climb_record(const struct px_hull* hull, const vec3 d, int32_t start)
 {
+    float best;
+    int32_t cur = pxi_hull_climb_start(hull, d, start, &best);
+    return pxi_hull_climb_from(hull, d, cur, best);
+}
+
+int32_t pxi_hull_climb_from(const struct px_hull* hull, const vec3 d, int32_t cur, float best)
+{
     const pxi_climb_node* nodes = hull->climb_nodes;
-    /* start from the seed of d's cell or from the warm start, whichever is higher */
-    int32_t cur = pxi_hull_seed(hull, d);
-    const float* p = nodes[cur].v.p;
-    /* same rounding as the scans: (x dx + y dy) + z dz */
-    float best = (p[0] * d[0] + p[1] * d[1]) + p[2] * d[2];
-    if (start >= 0)
-    {
-        p = nodes[start].v.p;
-        float warm = (p[0] * d[0] + p[1] * d[1]) + p[2] * d[2];
-        if (!(warm < best))
-        {
-            cur = start; /* also for a NaN direction: the start comes back */
-            best = warm;
-        }
-    }
     if (!(best == best))
     {
         return cur; /* NaN direction (every comparison below would fail anyway) */

@@ -75,12 +75,14 @@ struct px_hull
     int32_t* climb_record; /* [vertex_count] */
 
     /* Where climbs begin: a cube map of directions. Each of the 6 cube faces (+x, -x, +y, -y, +z, -z) is
-     * cut into seed_k x seed_k cells, and seed_map[(face * seed_k + i) * seed_k + j] is the record of a
-     * vertex extreme along the direction through the centre of cell (i, j). A climb starts from the seed of
-     * the cell its direction falls in, or from its warm start if that is higher: a step or two from the
-     * answer. */
+     * cut into seed_k x seed_k cells, and seed_map[(face * seed_k + i) * seed_k + j] is a vertex extreme
+     * along the direction through the centre of cell (i, j): its position and its record (v.link). A climb
+     * starts from the seed of the cell its direction falls in, or from its warm start if that is higher: a
+     * step or two from the answer. The position is kept in the map so that choosing between the two reads
+     * no record: on a cold hull every record read is a cache miss, and most climbs after the first start
+     * warm. */
     int seed_k;
-    int32_t* seed_map; /* [6 * seed_k * seed_k] */
+    pxi_climb_node* seed_map; /* [6 * seed_k * seed_k] */
 };
 
 /* Record (in climb_nodes) of a vertex maximizing dot(vertex, d), by hill climbing from the record `start`
@@ -91,12 +93,16 @@ struct px_hull
  *
  * The hull is convex and its faces flat within the build tolerance; at a local maximum the climb also looks
  * at the other vertices of the vertex's faces listed in climb_faces (slightly twisted merged faces), so the
- * result is within the tolerance (times |d|) of the maximum over all vertices. */
+ * result is within the tolerance (times |d|) of the maximum over all vertices.
+ *
+ * It is pxi_hull_climb_from(hull, d, pxi_hull_climb_start(hull, d, start, &best), best): callers that climb
+ * two hulls at once (GJK's pairs) pick both starts first and prefetch their records, so that the two
+ * climbs' cache misses overlap. */
 int32_t pxi_hull_climb_record(const struct px_hull* hull, const vec3 d, int32_t start);
 
-/* The seed record of the cube-map cell direction d falls in (see seed_map). Any direction, zero or NaN
- * included, gets a valid record. */
-static inline int32_t pxi_hull_seed(const struct px_hull* hull, const vec3 d)
+/* The seed entry (position and record) of the cube-map cell direction d falls in (see seed_map). Any
+ * direction, zero or NaN included, gets a valid entry. */
+static inline const pxi_climb_node* pxi_hull_seed(const struct px_hull* hull, const vec3 d)
 {
     /* the dominant axis a (ties to the lower one) and the other two, u and w, in cyclic order */
     float ax = fabsf(d[0]), ay = fabsf(d[1]), az = fabsf(d[2]);
@@ -105,7 +111,7 @@ static inline int32_t pxi_hull_seed(const struct px_hull* hull, const vec3 d)
     float m = fabsf(d[a]);
     if (!(m > 0.0f))
     {
-        return hull->seed_map[0]; /* zero or NaN */
+        return &hull->seed_map[0]; /* zero or NaN */
     }
     const int k = hull->seed_k;
     const float s = 0.5f * (float)k / m;
@@ -115,7 +121,46 @@ static inline int32_t pxi_hull_seed(const struct px_hull* hull, const vec3 d)
     int i = fu > 0.0f ? (fu < (float)k ? (int)fu : k - 1) : 0;
     int j = fw > 0.0f ? (fw < (float)k ? (int)fw : k - 1) : 0;
     int face = 2 * a + (d[a] < 0.0f);
-    return hull->seed_map[(face * k + i) * k + j];
+    return &hull->seed_map[(face * k + i) * k + j];
+}
+
+/* Where a climb along d begins: the record of d's seed or of `start` (negative for none), whichever is
+ * higher along d (the start on ties and for a NaN d), with its dot product in *best. Reads the seed map and
+ * the start's record, not the seed's. */
+static inline int32_t pxi_hull_climb_start(const struct px_hull* hull, const vec3 d, int32_t start, float* best)
+{
+    const pxi_climb_node* seed = pxi_hull_seed(hull, d);
+    /* same rounding as the scans: (x dx + y dy) + z dz */
+    float b = (seed->v.p[0] * d[0] + seed->v.p[1] * d[1]) + seed->v.p[2] * d[2];
+    int32_t cur = seed->v.link;
+    if (start >= 0)
+    {
+        const float* p = hull->climb_nodes[start].v.p;
+        float warm = (p[0] * d[0] + p[1] * d[1]) + p[2] * d[2];
+        if (!(warm < b))
+        {
+            cur = start; /* also for a NaN direction: the start comes back */
+            b = warm;
+        }
+    }
+    *best = b;
+    return cur;
+}
+
+/* The climb itself, from record `cur` whose dot product along d is `best` (see pxi_hull_climb_record). */
+int32_t pxi_hull_climb_from(const struct px_hull* hull, const vec3 d, int32_t cur, float best);
+
+/* Ask for the two or three cache lines of a record before it is read (a hint, no effect on results). */
+static inline void pxi_hull_prefetch_record(const struct px_hull* hull, int32_t record)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    const pxi_climb_node* n = &hull->climb_nodes[record];
+    __builtin_prefetch(n);
+    __builtin_prefetch(n + 4);
+#else
+    (void)hull;
+    (void)record;
+#endif
 }
 
 /* The same climb with vertex indices: the index of the support vertex, climbing from vertex `start`
