@@ -112,7 +112,8 @@ typedef struct epa_shapes
     const float* soa_a; /* NULL: A's own support mapping */
     const float* soa_b;
     bool b_posed;       /* soa_b holds B's points posed in frame A (no rotation per support) */
-    pxi_epa_scan_fn scan;
+    pxi_epa_scan_fn scan_a; /* the scans of the copies, chosen by their sizes */
+    pxi_epa_scan_fn scan_b;
 } epa_shapes;
 
 /* Up to this many points B's copy is posed in frame A once per query; above, rotating two directions per
@@ -154,7 +155,8 @@ static void epa_shapes_init(epa_shapes* shapes, const pxi_gjk_pair* pair)
     shapes->soa_a = NULL;
     shapes->soa_b = NULL;
     shapes->b_posed = false;
-    shapes->scan = NULL;
+    shapes->scan_a = NULL;
+    shapes->scan_b = NULL;
 }
 
 /* Transposed copies of the hulls that qualify, into buffer (PXI_EPA_SOA_POINTS points). Done once the
@@ -162,8 +164,7 @@ static void epa_shapes_init(epa_shapes* shapes, const pxi_gjk_pair* pair)
 static void epa_shapes_transpose(epa_shapes* shapes, float* buffer)
 {
     const pxi_gjk_pair* pair = shapes->pair;
-    shapes->scan = pxi_epa_scan_select();
-    if (shapes->scan == NULL)
+    if (pxi_epa_scan_select(PXI_EPA_SOA_POINTS) == NULL)
     {
         return; /* no vector scan on this target: the shapes' own scans are as fast */
     }
@@ -173,6 +174,7 @@ static void epa_shapes_transpose(epa_shapes* shapes, float* buffer)
     {
         pxi_epa_soa_from_packed(pair->a->hull.points, pair->a->hull.count, buffer);
         shapes->soa_a = buffer;
+        shapes->scan_a = pxi_epa_scan_select(pair->a->hull.count);
         used = pair->a->hull.count;
     }
     if (pair->scan_b != NULL && pair->climb_b == NULL && pair->b->hull.count >= EPA_SOA_MIN_POINTS &&
@@ -188,14 +190,15 @@ static void epa_shapes_transpose(epa_shapes* shapes, float* buffer)
             pxi_epa_soa_from_packed(pair->b->hull.points, pair->b->hull.count, buffer + 3 * used);
         }
         shapes->soa_b = buffer + 3 * used;
+        shapes->scan_b = pxi_epa_scan_select(pair->b->hull.count);
     }
 }
 
 /* Support of a hull from its transposed copy: the point (from the caller's array) and its index. */
-static int32_t epa_soa_support(const epa_shapes* shapes, const float* soa, const px_shape* s, const vec3 d,
+static int32_t epa_soa_support(pxi_epa_scan_fn scan, const float* soa, const px_shape* s, const vec3 d,
                                vec3 dest)
 {
-    int32_t i = shapes->scan(soa, s->hull.count, d);
+    int32_t i = scan(soa, s->hull.count, d);
     if (PX_UNLIKELY(i == PXI_SUPPORT_NON_FINITE))
     {
         dest[0] = dest[1] = dest[2] = NAN;
@@ -216,7 +219,7 @@ static int32_t epa_support(const epa_shapes* shapes, const vec3 d, epa_vertex* o
     int32_t ia, ib;
     if (shapes->soa_a != NULL)
     {
-        ia = epa_soa_support(shapes, shapes->soa_a, pair->a, d, out->p);
+        ia = epa_soa_support(shapes->scan_a, shapes->soa_a, pair->a, d, out->p);
     }
     else
     {
@@ -237,7 +240,7 @@ static int32_t epa_support(const epa_shapes* shapes, const vec3 d, epa_vertex* o
         {
             px_v3_copy(nd, dl);
         }
-        ib = epa_soa_support(shapes, shapes->soa_b, pair->b, dl, s);
+        ib = epa_soa_support(shapes->scan_b, shapes->soa_b, pair->b, dl, s);
         if (pair->b_rotated)
         {
             px_rot_mulv(&pair->rot_b, s, out->q);
@@ -252,7 +255,7 @@ static int32_t epa_support(const epa_shapes* shapes, const vec3 d, epa_vertex* o
     {
         /* posed points: the scan along -d in frame A, the point read back from the copy */
         const int count = pair->b->hull.count;
-        ib = shapes->scan(shapes->soa_b, count, nd);
+        ib = shapes->scan_b(shapes->soa_b, count, nd);
         if (PX_LIKELY(ib != PXI_SUPPORT_NON_FINITE))
         {
             px_v3_set(shapes->soa_b[ib], shapes->soa_b[count + ib], shapes->soa_b[2 * count + ib], out->q);

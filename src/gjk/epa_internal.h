@@ -40,7 +40,7 @@ void pxi_epa_soa_from_packed(const float* points, int count, float* soa);
  * points packed (epa_scan.c). */
 int32_t pxi_epa_scan_soa(const float* soa, int count, const vec3 d);
 
-/* The fastest vector version of pxi_epa_scan_soa on this machine, or NULL when there is none (the
- * shapes' own scans are then as fast as a scalar scan of the copy). */
+/* The fastest vector version of pxi_epa_scan_soa on this machine for count points, or NULL when there is
+ * none (the shapes' own scans are then as fast as a scalar scan of the copy). */
 typedef int32_t (*pxi_epa_scan_fn)(const float* soa, int count, const vec3 d);
-pxi_epa_scan_fn pxi_epa_scan_select(void);
+pxi_epa_scan_fn pxi_epa_scan_select(int count);

@@ -97,6 +97,48 @@ static inline void soa_reduce4(__m128 v, __m128 vi, float* best, int32_t* best_i
 #endif
 
 #if PXI_EPA_AVX2
+/* Small copies (up to 64 points, a multiple of 8: EPA's common case) in two passes: the maximum alone,
+ * then the first point that attains it, its dot product formed again the same way (so bit-identical, and
+ * equal compares find it; +0 and -0 compare equal as in the one-pass scan). The first pass keeps no
+ * indices, and the second usually stops within a vector or two, which halves the work of the one-pass
+ * scan's index bookkeeping and lane-by-lane reduction on EPA's many short scans. */
+__attribute__((target("avx2"))) static int32_t soa_scan_small_avx2(const float* soa, int count, const vec3 d)
+{
+    const float* xs = soa;
+    const float* ys = soa + count;
+    const float* zs = soa + 2 * count;
+    const __m256 dx = _mm256_set1_ps(d[0]), dy = _mm256_set1_ps(d[1]), dz = _mm256_set1_ps(d[2]);
+    __m256 best = _mm256_set1_ps(-INFINITY), bad = _mm256_setzero_ps();
+    for (int i = 0; i < count; i += 8)
+    {
+        const __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(xs + i), dx),
+                                                       _mm256_mul_ps(_mm256_loadu_ps(ys + i), dy)),
+                                         _mm256_mul_ps(_mm256_loadu_ps(zs + i), dz));
+        bad = _mm256_or_ps(bad, _mm256_sub_ps(dot, dot)); /* NaN lanes for non-finite dots */
+        best = _mm256_max_ps(dot, best);                  /* a NaN dot keeps best */
+    }
+    if (_mm256_movemask_ps(_mm256_cmp_ps(bad, _mm256_setzero_ps(), _CMP_NEQ_UQ)) != 0)
+    {
+        return PXI_SUPPORT_NON_FINITE;
+    }
+    /* the maximum in every lane */
+    __m256 m = _mm256_max_ps(best, _mm256_permute2f128_ps(best, best, 1));
+    m = _mm256_max_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    m = _mm256_max_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+    for (int i = 0; i < count; i += 8)
+    {
+        const __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(xs + i), dx),
+                                                       _mm256_mul_ps(_mm256_loadu_ps(ys + i), dy)),
+                                         _mm256_mul_ps(_mm256_loadu_ps(zs + i), dz));
+        const int hits = _mm256_movemask_ps(_mm256_cmp_ps(dot, m, _CMP_EQ_OQ));
+        if (hits != 0)
+        {
+            return i + __builtin_ctz((unsigned)hits);
+        }
+    }
+    return 0; /* not reached: every dot is finite, so one of them is the maximum */
+}
+
 /* Hot: eight points per step. Lane indices are floats (exact below 2^24 points). */
 __attribute__((target("avx2"))) static int32_t soa_scan_avx2(const float* soa, int count, const vec3 d)
 {
@@ -169,32 +211,29 @@ static int32_t soa_scan_sse2(const float* soa, int count, const vec3 d)
 
 int32_t pxi_epa_scan_soa(const float* soa, int count, const vec3 d)
 {
-#if PXI_EPA_AVX2
-    if (__builtin_cpu_supports("avx2"))
+    pxi_epa_scan_fn scan = pxi_epa_scan_select(count);
+    if (scan != NULL)
     {
-        return soa_scan_avx2(soa, count, d);
+        return scan(soa, count, d);
     }
-#endif
-#if PXI_EPA_SSE
-    return soa_scan_sse2(soa, count, d);
-#else
     float b = -INFINITY;
     int32_t bi = 0;
     return soa_scan_tail(soa, count, 0, d, &b, &bi) ? bi : PXI_SUPPORT_NON_FINITE;
-#endif
 }
 
-pxi_epa_scan_fn pxi_epa_scan_select(void)
+pxi_epa_scan_fn pxi_epa_scan_select(int count)
 {
 #if PXI_EPA_AVX2
     if (__builtin_cpu_supports("avx2"))
     {
-        return soa_scan_avx2;
+        return count > 0 && count <= 16 && count % 8 == 0 ? soa_scan_small_avx2 : soa_scan_avx2;
     }
 #endif
 #if PXI_EPA_SSE
+    (void)count;
     return soa_scan_sse2;
 #else
+    (void)count;
     return NULL;
 #endif
 }

@@ -146,6 +146,32 @@ __attribute__((target("avx2"))) static int32_t scan_avx2(const float* pts, int c
     return finite ? bi : PXI_SUPPORT_NON_FINITE;
 }
 
+/* Exactly eight points (a box, a wedge pair: the most common small hull) in one vector: the maximum in
+ * every lane, then the first lane that holds it. No index bookkeeping, no lane-by-lane reduction. */
+__attribute__((target("avx2"))) static int32_t scan8_avx2(const float* pts, int count, const vec3 d)
+{
+    (void)count;
+    __m256 m03 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(pts)), _mm_loadu_ps(pts + 12), 1);
+    __m256 m14 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(pts + 4)), _mm_loadu_ps(pts + 16), 1);
+    __m256 m25 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(pts + 8)), _mm_loadu_ps(pts + 20), 1);
+    __m256 xy = _mm256_shuffle_ps(m14, m25, _MM_SHUFFLE(2, 1, 3, 2));
+    __m256 yz = _mm256_shuffle_ps(m03, m14, _MM_SHUFFLE(1, 0, 2, 1));
+    __m256 x = _mm256_shuffle_ps(m03, xy, _MM_SHUFFLE(2, 0, 3, 0));
+    __m256 y = _mm256_shuffle_ps(yz, xy, _MM_SHUFFLE(3, 1, 2, 0));
+    __m256 z = _mm256_shuffle_ps(yz, m25, _MM_SHUFFLE(3, 0, 3, 1));
+    __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, _mm256_set1_ps(d[0])), _mm256_mul_ps(y, _mm256_set1_ps(d[1]))),
+                               _mm256_mul_ps(z, _mm256_set1_ps(d[2])));
+    if (_mm256_movemask_ps(_mm256_cmp_ps(_mm256_sub_ps(dot, dot), _mm256_setzero_ps(), _CMP_NEQ_UQ)) != 0)
+    {
+        return PXI_SUPPORT_NON_FINITE;
+    }
+    __m256 m = _mm256_max_ps(dot, _mm256_permute2f128_ps(dot, dot, 1));
+    m = _mm256_max_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    m = _mm256_max_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+    /* lane k holds point k (points 0..3 in the low half, 4..7 in the high half) */
+    return (int32_t)__builtin_ctz((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(dot, m, _CMP_EQ_OQ)));
+}
+
 #endif /* PXI_HAVE_X86 */
 
 pxi_hull_scan_fn pxi_hull_scan_select(int count)
@@ -156,7 +182,7 @@ pxi_hull_scan_fn pxi_hull_scan_select(int count)
     {
         if (__builtin_cpu_supports("avx2"))
         {
-            return scan_avx2;
+            return count == 8 ? scan8_avx2 : scan_avx2;
         }
         return scan_sse;
     }
