@@ -282,12 +282,33 @@ static bool poly_face_has_vertex(const pxi_poly* p, int f, int v)
     return false;
 }
 
+static int poly_face_vertices(const pxi_poly* p, int f, vec3* out);
+
+/* How far face f falls back from its farthest vertex along dir (frame A): 0 for a face that lies flat
+ * against a plane normal to dir, more for a tilted one; 0 when its vertices are not available. */
+static float poly_face_spread(const pxi_poly* p, int f, const vec3 dir)
+{
+    vec3 corners[PXI_MAX_FACE_VERTICES];
+    int count = poly_face_vertices(p, f, corners);
+    float hi = -INFINITY, lo = INFINITY;
+    for (int i = 0; i < count; ++i)
+    {
+        float h = px_v3_dot(corners[i], dir);
+        hi = px_maxf(hi, h);
+        lo = px_minf(lo, h);
+    }
+    return count > 0 && hi - lo >= 0.0f ? hi - lo : 0.0f;
+}
+
 /* The face whose outward normal is most aligned with direction dir (frame A), among the faces around the
  * vertex farthest along dir, and that alignment (cosine). Restricting to that vertex's faces keeps the face
  * on the contact: on a long thin polytope the face best aligned overall can lie beside the deepest vertex
- * and miss it. Faces within PXI_FACE_TIE of the best are tied, and the one whose plane passes closest to the
- * witness point w wins (at a 45-degree edge both faces qualify; the one the contact is on is the better
- * choice); then the lower index. Returns -1 when nothing compares (NaN). The work is in the shape's frame:
+ * and miss it. Faces within PXI_FACE_TIE of the best are tied, and the one with the smallest sum of two
+ * lengths wins: how far its plane passes from the witness point w (at a 45-degree edge both faces qualify;
+ * the one the contact is on is the better choice), plus how far the face falls back from its deepest vertex
+ * along dir (a rock resting on a face, with a neighbour tilted by 1e-3 rad and both planes through the
+ * witness on their shared edge: the face lying flat carries the contact, the tilted one would leave its
+ * deepest corner out of the manifold); then the lower index. Returns -1 when nothing compares (NaN). The work is in the shape's frame:
  * a scan of the vertices and of the faces' index lists, a few dot products each. A triangle's two faces
  * both hold every vertex: the one facing dir wins (the front on an exact tie). */
 static int poly_best_face(const pxi_poly* p, const vec3 dir, const vec3 w, float* align)
@@ -329,7 +350,7 @@ static int poly_best_face(const pxi_poly* p, const vec3 dir, const vec3 w, float
         poly_local_plane(p, f, n, &d);
         if (px_v3_dot(n, dl) >= best - PXI_FACE_TIE && (around != NULL || poly_face_has_vertex(p, f, v)))
         {
-            float gap = fabsf(px_v3_dot(n, wl) - d);
+            float gap = fabsf(px_v3_dot(n, wl) - d) + poly_face_spread(p, f, dir);
             if (face < 0 || gap < best_gap)
             {
                 face = f;
