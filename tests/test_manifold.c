@@ -1127,6 +1127,98 @@ static int hull_on_hull(void)
     return 0;
 }
 
+/* A rock lying on a triangle face whose neighbour across an edge is tilted by only 1.4e-3 rad (frozen from
+ * built_hulls at PX_TEST_SEED=37, rock 243). The two faces tie on alignment with the floor's normal and the
+ * contact's witness lies on their shared edge, so the plane-to-witness tie-break cannot tell them apart;
+ * the tilted face left the rock's deepest corner out of the manifold (3 points, one 1.4e-4 too shallow).
+ * The face lying flat must be the incident face: its three corners, all at the rock's depth. */
+static int rock_on_face_tie(void)
+{
+    static const float points[27 * 3] = {
+        -0x1.25c454p-2f, -0x1.7f6cb6p-4f, 0x1.362bb2p-2f,
+        -0x1.803dp-2f, -0x1.5e8b62p-3f, -0x1.114544p-3f,
+        0x1.d687ep-2f, -0x1.972c2p-4f, 0x1.5dfc72p-4f,
+        -0x1.59cb1cp-4f, 0x1.2be478p-2f, -0x1.bdb416p-5f,
+        -0x1.2fc696p-2f, -0x1.989b4ap-3f, -0x1.73882cp-3f,
+        0x1.ab5d62p-3f, 0x1.618416p-5f, -0x1.6f87a2p-2f,
+        0x1.a645d6p-2f, -0x1.079666p-3f, -0x1.2dce5ap-3f,
+        -0x1.820bfp-2f, -0x1.703ba6p-3f, 0x1.b87d8cp-4f,
+        -0x1.cd3b14p-4f, 0x1.33f0d8p-7f, 0x1.8edf02p-2f,
+        0x1.05dc4p-3f, -0x1.72e636p-3f, 0x1.354a38p-2f,
+        -0x1.3bda94p-6f, 0x1.33c316p-4f, -0x1.8c3bp-2f,
+        0x1.810d18p-2f, -0x1.05ff1ap-6f, -0x1.0d158ap-2f,
+        -0x1.47cae2p-3f, -0x1.0e577cp-4f, -0x1.79704ep-2f,
+        -0x1.3e1baep-3f, -0x1.d79294p-3f, 0x1.cb53dcp-3f,
+        -0x1.1e436p-2f, -0x1.e4ffcap-3f, 0x1.9f59acp-4f,
+        -0x1.6ed01ep-2f, -0x1.15cdap-4f, -0x1.0e5736p-2f,
+        -0x1.23518cp-3f, -0x1.10431p-2f, -0x1.2b6b46p-3f,
+        -0x1.f91688p-3f, -0x1.5f0f4ap-3f, -0x1.0ca97cp-2f,
+        -0x1.94bdecp-2f, 0x1.547a2cp-3f, 0x1.ab3accp-4f,
+        0x1.cda8eap-6f, -0x1.ef072ep-4f, 0x1.762e48p-2f,
+        0x1.5c378cp-3f, 0x1.15151ep-3f, 0x1.5201fep-2f,
+        0x1.822c52p-2f, -0x1.862f8ep-3f, 0x1.11321ep-4f,
+        0x1.f5da82p-3f, 0x1.32d9c2p-5f, -0x1.615adp-2f,
+        0x1.8e5dap-2f, 0x1.b997ep-4f, -0x1.a61714p-3f,
+        0x1.37ffap-2f, 0x1.8492b4p-5f, 0x1.3e3e26p-2f,
+        0x1.8a4c34p-3f, 0x1.8e79fap-3f, 0x1.0cef8ap-2f,
+        -0x1.0ed9c8p-3f, -0x1.be74dp-4f, 0x1.6de80cp-2f
+    };
+    const float corners[8 * 3] = {-2, -0.5f, -2, 2, -0.5f, -2, -2, 0.5f, -2, 2, 0.5f, -2,
+                                  -2, -0.5f, 2,  2, -0.5f, 2,  -2, 0.5f, 2,  2, 0.5f, 2};
+    px_hull* floor_hull = NULL;
+    px_hull* rock_hull = NULL;
+    PX_CHECK_STATUS(px_hull_create(corners, 8, NULL, &floor_hull), PX_OK);
+    PX_CHECK_STATUS(px_hull_create(points, 27, NULL, &rock_hull), PX_OK);
+    px_shape floor = px_shape_from_hull(floor_hull);
+    px_shape rock = px_shape_from_hull(rock_hull);
+    px_transform tf = make_pose(0, 0, 0, NULL);
+    px_transform tr;
+    tr.p[0] = 0x1.999bcep-3f;
+    tr.p[1] = 0x1.c68ab8p-1f;
+    tr.p[2] = -0x1.aa3cbcp-2f;
+    tr.q[0] = 0x1.aed1dp-2f;
+    tr.q[1] = 0x1.aee128p-2f;
+    tr.q[2] = -0x1.0b6146p-3f;
+    tr.q[3] = -0x1.960798p-1f;
+    /* the rock's lowest vertices, in double: the three corners of the face it lies on */
+    const float* verts = px_hull_vertices(rock_hull);
+    int nv = px_hull_vertex_count(rock_hull);
+    double lowest = INFINITY;
+    double low[PX_MANIFOLD_MAX_POINTS][3];
+    int low_count = 0;
+    for (int i = 0; i < nv; ++i)
+    {
+        double local[3] = {verts[3 * i], verts[3 * i + 1], verts[3 * i + 2]}, w[3];
+        pose_point(&tr, local, w);
+        lowest = fmin(lowest, w[1]);
+    }
+    for (int i = 0; i < nv; ++i)
+    {
+        double local[3] = {verts[3 * i], verts[3 * i + 1], verts[3 * i + 2]}, w[3];
+        pose_point(&tr, local, w);
+        if (w[1] <= lowest + 1e-6 && low_count < PX_MANIFOLD_MAX_POINTS)
+        {
+            memcpy(low[low_count++], w, sizeof(w));
+        }
+    }
+    PX_CHECK(low_count == 3);
+    px_manifold_config config = px_manifold_default_config();
+    px_manifold m;
+    PX_CHECK_STATUS(px_manifold_world(&floor, &tf, &rock, &tr, &config, &m), PX_OK);
+    PX_CHECK(check_invariants("rock on a face tie", &floor, &tf, &rock, &tr, &m, config.margin) == 0);
+    PX_CHECK_NEAR(m.normal[1], 1.0, 1e-6);
+    PX_CHECK(m.count == 3);
+    for (int k = 0; k < low_count; ++k)
+    {
+        int i = find_point(&m, 1, low[k], MF_POS_TOL);
+        PX_CHECK(i >= 0);
+        PX_CHECK_NEAR(m.points[i].separation, lowest - 0.5, MF_POS_TOL);
+    }
+    px_hull_destroy(rock_hull);
+    px_hull_destroy(floor_hull);
+    return 0;
+}
+
 /* Hulls from the builder (px_hull_create): random rocks (hulls of points on a squashed sphere, randomly
  * turned) resting on a box hull with a random depth. The deepest vertex must be a contact point at its
  * depth, every point within the margin, the normal the floor's; and a box's hull on a box must match the
@@ -2984,6 +3076,7 @@ int test_manifold(void)
     PX_RUN_SUBTEST(box_on_hull_box);
     PX_RUN_SUBTEST(hull_on_hull);
     PX_RUN_SUBTEST(built_hulls);
+    PX_RUN_SUBTEST(rock_on_face_tie);
     PX_RUN_SUBTEST(id_stability);
     PX_RUN_SUBTEST(id_swap_symmetry);
     PX_RUN_SUBTEST(margin_and_rounding);
