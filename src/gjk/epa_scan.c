@@ -97,6 +97,14 @@ static inline void soa_reduce4(__m128 v, __m128 vi, float* best, int32_t* best_i
 #endif
 
 #if PXI_EPA_AVX2
+/* Dot products of eight transposed points with d (broadcast in dx, dy, dz), as (x dx + y dy) + z dz. */
+__attribute__((target("avx2"))) static inline __m256 soa_dot8(const float* xs, const float* ys, const float* zs,
+                                                              __m256 dx, __m256 dy, __m256 dz)
+{
+    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(xs), dx), _mm256_mul_ps(_mm256_loadu_ps(ys), dy)),
+                         _mm256_mul_ps(_mm256_loadu_ps(zs), dz));
+}
+
 /* Small copies (up to 64 points, a multiple of 8: EPA's common case) in two passes: the maximum alone,
  * then the first point that attains it, its dot product formed again the same way (so bit-identical, and
  * equal compares find it; +0 and -0 compare equal as in the one-pass scan). The first pass keeps no
@@ -111,9 +119,7 @@ __attribute__((target("avx2"))) static int32_t soa_scan_small_avx2(const float* 
     __m256 best = _mm256_set1_ps(-INFINITY), bad = _mm256_setzero_ps();
     for (int i = 0; i < count; i += 8)
     {
-        const __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(xs + i), dx),
-                                                       _mm256_mul_ps(_mm256_loadu_ps(ys + i), dy)),
-                                         _mm256_mul_ps(_mm256_loadu_ps(zs + i), dz));
+        const __m256 dot = soa_dot8(xs + i, ys + i, zs + i, dx, dy, dz);
         bad = _mm256_or_ps(bad, _mm256_sub_ps(dot, dot)); /* NaN lanes for non-finite dots */
         best = _mm256_max_ps(dot, best);                  /* a NaN dot keeps best */
     }
@@ -127,9 +133,7 @@ __attribute__((target("avx2"))) static int32_t soa_scan_small_avx2(const float* 
     m = _mm256_max_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
     for (int i = 0; i < count; i += 8)
     {
-        const __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(xs + i), dx),
-                                                       _mm256_mul_ps(_mm256_loadu_ps(ys + i), dy)),
-                                         _mm256_mul_ps(_mm256_loadu_ps(zs + i), dz));
+        const __m256 dot = soa_dot8(xs + i, ys + i, zs + i, dx, dy, dz);
         const int hits = _mm256_movemask_ps(_mm256_cmp_ps(dot, m, _CMP_EQ_OQ));
         if (hits != 0)
         {
@@ -152,9 +156,7 @@ __attribute__((target("avx2"))) static int32_t soa_scan_avx2(const float* soa, i
     const int n8 = count & ~7;
     for (int i = 0; i < n8; i += 8)
     {
-        const __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(xs + i), dx),
-                                                       _mm256_mul_ps(_mm256_loadu_ps(ys + i), dy)),
-                                         _mm256_mul_ps(_mm256_loadu_ps(zs + i), dz));
+        const __m256 dot = soa_dot8(xs + i, ys + i, zs + i, dx, dy, dz);
         bad = _mm256_or_ps(bad, _mm256_sub_ps(dot, dot)); /* NaN lanes for non-finite dots */
         const __m256 greater = _mm256_cmp_ps(dot, best, _CMP_GT_OQ);
         best = _mm256_max_ps(dot, best); /* a NaN dot keeps best */

@@ -98,6 +98,22 @@ static int32_t scan_sse(const float* pts, int count, const vec3 d)
     return finite ? bi : PXI_SUPPORT_NON_FINITE;
 }
 
+/* Dot products of eight packed points with d (broadcast in dx, dy, dz): the points transposed per 128-bit
+ * half, so lane k holds point k (points 0..3 in the low half, 4..7 in the high half), each dot formed as
+ * (x dx + y dy) + z dz. */
+__attribute__((target("avx2"))) static inline __m256 dot8_avx2(const float* p, __m256 dx, __m256 dy, __m256 dz)
+{
+    __m256 m03 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm_loadu_ps(p + 12), 1);
+    __m256 m14 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 4)), _mm_loadu_ps(p + 16), 1);
+    __m256 m25 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 8)), _mm_loadu_ps(p + 20), 1);
+    __m256 xy = _mm256_shuffle_ps(m14, m25, _MM_SHUFFLE(2, 1, 3, 2));
+    __m256 yz = _mm256_shuffle_ps(m03, m14, _MM_SHUFFLE(1, 0, 2, 1));
+    __m256 x = _mm256_shuffle_ps(m03, xy, _MM_SHUFFLE(2, 0, 3, 0));
+    __m256 y = _mm256_shuffle_ps(yz, xy, _MM_SHUFFLE(3, 1, 2, 0));
+    __m256 z = _mm256_shuffle_ps(yz, m25, _MM_SHUFFLE(3, 0, 3, 1));
+    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, dx), _mm256_mul_ps(y, dy)), _mm256_mul_ps(z, dz));
+}
+
 __attribute__((target("avx2"))) static int32_t scan_avx2(const float* pts, int count, const vec3 d)
 {
     const __m256 dx = _mm256_set1_ps(d[0]);
@@ -113,17 +129,7 @@ __attribute__((target("avx2"))) static int32_t scan_avx2(const float* pts, int c
     /* hot loop: 6 loads, 5 shuffles, 5 arithmetic, 5 bookkeeping per 8 points */
     for (int i = 0; i < n8; i += 8)
     {
-        const float* p = pts + 3 * (size_t)i;
-        __m256 m03 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm_loadu_ps(p + 12), 1);
-        __m256 m14 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 4)), _mm_loadu_ps(p + 16), 1);
-        __m256 m25 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 8)), _mm_loadu_ps(p + 20), 1);
-        __m256 xy = _mm256_shuffle_ps(m14, m25, _MM_SHUFFLE(2, 1, 3, 2));
-        __m256 yz = _mm256_shuffle_ps(m03, m14, _MM_SHUFFLE(1, 0, 2, 1));
-        __m256 x = _mm256_shuffle_ps(m03, xy, _MM_SHUFFLE(2, 0, 3, 0));
-        __m256 y = _mm256_shuffle_ps(yz, xy, _MM_SHUFFLE(3, 1, 2, 0));
-        __m256 z = _mm256_shuffle_ps(yz, m25, _MM_SHUFFLE(3, 0, 3, 1));
-        __m256 dot =
-            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, dx), _mm256_mul_ps(y, dy)), _mm256_mul_ps(z, dz));
+        __m256 dot = dot8_avx2(pts + 3 * (size_t)i, dx, dy, dz);
         bad = _mm256_or_ps(bad, _mm256_sub_ps(dot, dot));
         __m256 gt = _mm256_cmp_ps(dot, best, _CMP_GT_OQ);
         best = _mm256_max_ps(dot, best); /* a NaN dot returns best: NaN is never selected */
@@ -151,16 +157,7 @@ __attribute__((target("avx2"))) static int32_t scan_avx2(const float* pts, int c
 __attribute__((target("avx2"))) static int32_t scan8_avx2(const float* pts, int count, const vec3 d)
 {
     (void)count;
-    __m256 m03 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(pts)), _mm_loadu_ps(pts + 12), 1);
-    __m256 m14 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(pts + 4)), _mm_loadu_ps(pts + 16), 1);
-    __m256 m25 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(pts + 8)), _mm_loadu_ps(pts + 20), 1);
-    __m256 xy = _mm256_shuffle_ps(m14, m25, _MM_SHUFFLE(2, 1, 3, 2));
-    __m256 yz = _mm256_shuffle_ps(m03, m14, _MM_SHUFFLE(1, 0, 2, 1));
-    __m256 x = _mm256_shuffle_ps(m03, xy, _MM_SHUFFLE(2, 0, 3, 0));
-    __m256 y = _mm256_shuffle_ps(yz, xy, _MM_SHUFFLE(3, 1, 2, 0));
-    __m256 z = _mm256_shuffle_ps(yz, m25, _MM_SHUFFLE(3, 0, 3, 1));
-    __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, _mm256_set1_ps(d[0])), _mm256_mul_ps(y, _mm256_set1_ps(d[1]))),
-                               _mm256_mul_ps(z, _mm256_set1_ps(d[2])));
+    __m256 dot = dot8_avx2(pts, _mm256_set1_ps(d[0]), _mm256_set1_ps(d[1]), _mm256_set1_ps(d[2]));
     if (_mm256_movemask_ps(_mm256_cmp_ps(_mm256_sub_ps(dot, dot), _mm256_setzero_ps(), _CMP_NEQ_UQ)) != 0)
     {
         return PXI_SUPPORT_NON_FINITE;
