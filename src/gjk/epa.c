@@ -305,40 +305,12 @@ static int epa_add_vertex(epa_poly* poly, const epa_vertex* v)
     return i;
 }
 
-#if PXI_EPA_SSE
-/* Lane 0 of (a0 b0 + a1 b1) + a2 b2 for vectors in lanes 0..2: the scalar dot product's rounding. */
-static inline __m128 sse_dot3(__m128 a, __m128 b)
-{
-    __m128 m = _mm_mul_ps(a, b);
-    return _mm_add_ss(_mm_add_ss(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 1, 1, 1))), _mm_movehl_ps(m, m));
-}
-#endif
-
+#if !PXI_EPA_SSE
 /* Plane of a face from its vertices: the raw normal and the signed squared distance. A face too thin to
- * have a normal is marked degenerate. Hot: every expansion creates a handful of faces, so on x86-64 the
- * vectors go through SSE, with every product and sum in the scalar code's order (bit-identical results). */
+ * have a normal is marked degenerate. (On x86-64, epa_planes_sse computes the same four faces at a time,
+ * bit for bit.) */
 static void epa_face_plane(const epa_poly* poly, epa_face* f)
 {
-    float nn, lmax, offset;
-#if PXI_EPA_SSE
-    const __m128 a = _mm_loadu_ps(poly->w4[f->v[0]]);
-    const __m128 b = _mm_loadu_ps(poly->w4[f->v[1]]);
-    const __m128 c = _mm_loadu_ps(poly->w4[f->v[2]]);
-    const __m128 ab = _mm_sub_ps(b, a), ac = _mm_sub_ps(c, a);
-    /* n = ab x ac: (ab1 ac2 - ab2 ac1, ab2 ac0 - ab0 ac2, ab0 ac1 - ab1 ac0) */
-    const __m128 n = _mm_sub_ps(
-        _mm_mul_ps(_mm_shuffle_ps(ab, ab, _MM_SHUFFLE(3, 0, 2, 1)), _mm_shuffle_ps(ac, ac, _MM_SHUFFLE(3, 1, 0, 2))),
-        _mm_mul_ps(_mm_shuffle_ps(ab, ab, _MM_SHUFFLE(3, 1, 0, 2)), _mm_shuffle_ps(ac, ac, _MM_SHUFFLE(3, 0, 2, 1))));
-    float t[4];
-    _mm_storeu_ps(t, n);
-    f->n[0] = t[0];
-    f->n[1] = t[1];
-    f->n[2] = t[2];
-    nn = _mm_cvtss_f32(sse_dot3(n, n));
-    lmax = px_maxf(_mm_cvtss_f32(sse_dot3(ab, ab)), _mm_cvtss_f32(sse_dot3(ac, ac)));
-    offset = ((_mm_cvtss_f32(sse_dot3(n, a)) + _mm_cvtss_f32(sse_dot3(n, b))) + _mm_cvtss_f32(sse_dot3(n, c))) *
-             (1.0f / 3.0f);
-#else
     const float* a = poly->verts[f->v[0]].w;
     const float* b = poly->verts[f->v[1]].w;
     const float* c = poly->verts[f->v[2]].w;
@@ -346,10 +318,9 @@ static void epa_face_plane(const epa_poly* poly, epa_face* f)
     px_v3_sub(b, a, ab);
     px_v3_sub(c, a, ac);
     px_v3_cross(ab, ac, f->n);
-    nn = px_v3_norm2(f->n);
-    lmax = px_maxf(px_v3_norm2(ab), px_v3_norm2(ac));
-    offset = (px_v3_dot(f->n, a) + px_v3_dot(f->n, b) + px_v3_dot(f->n, c)) * (1.0f / 3.0f);
-#endif
+    float nn = px_v3_norm2(f->n);
+    float lmax = px_maxf(px_v3_norm2(ab), px_v3_norm2(ac));
+    float offset = (px_v3_dot(f->n, a) + px_v3_dot(f->n, b) + px_v3_dot(f->n, c)) * (1.0f / 3.0f);
     f->degenerate = !(nn > 1.0e-12f * lmax * lmax);
     /* The offset is the mean of the three (the rounding of each partly cancels; one offset alone ranks
      * faces of touching pairs differently enough to move witness points by a third of the tolerance).
@@ -357,16 +328,16 @@ static void epa_face_plane(const epa_poly* poly, epa_face* f)
     f->offset = offset;
     f->sd = f->degenerate ? INFINITY : (offset / nn) * fabsf(offset);
 }
+#endif
 
 #if PXI_EPA_SSE
-/* The planes of a fan's faces (v[0], v[1] on the horizon, v[2] the new vertex), four faces per step: the
- * vertices are transposed into x, y, z registers and every lane computes what epa_face_plane computes, in
- * the same order (bit-identical), without its horizontal sums. */
-static void epa_fan_planes(epa_poly* poly, const int* fan, int count)
+/* The planes of count faces (a fan: v[0], v[1] on the horizon, v[2] the new vertex; or the seed
+ * tetrahedron's four), four faces per step: the vertices are transposed into x, y, z registers and every
+ * lane computes what epa_face_plane computes, in the same order (bit-identical), without its horizontal
+ * sums. */
+static void epa_planes_sse(epa_poly* poly, const int* fan, int count)
 {
     epa_face* faces = poly->faces;
-    const float* apex = poly->w4[faces[fan[0]].v[2]];
-    const __m128 wx = _mm_set1_ps(apex[0]), wy = _mm_set1_ps(apex[1]), wz = _mm_set1_ps(apex[2]);
     const __m128 third = _mm_set1_ps(1.0f / 3.0f), eps = _mm_set1_ps(1.0e-12f), inf = _mm_set1_ps(INFINITY);
     const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
     for (int k0 = 0; k0 < count; k0 += 4)
@@ -380,8 +351,11 @@ static void epa_fan_planes(epa_poly* poly, const int* fan, int count)
         __m128 az = _mm_loadu_ps(poly->w4[f2->v[0]]), a3 = _mm_loadu_ps(poly->w4[f3->v[0]]);
         __m128 bx = _mm_loadu_ps(poly->w4[f0->v[1]]), by = _mm_loadu_ps(poly->w4[f1->v[1]]);
         __m128 bz = _mm_loadu_ps(poly->w4[f2->v[1]]), b3 = _mm_loadu_ps(poly->w4[f3->v[1]]);
+        __m128 wx = _mm_loadu_ps(poly->w4[f0->v[2]]), wy = _mm_loadu_ps(poly->w4[f1->v[2]]);
+        __m128 wz = _mm_loadu_ps(poly->w4[f2->v[2]]), w3 = _mm_loadu_ps(poly->w4[f3->v[2]]);
         _MM_TRANSPOSE4_PS(ax, ay, az, a3);
         _MM_TRANSPOSE4_PS(bx, by, bz, b3);
+        _MM_TRANSPOSE4_PS(wx, wy, wz, w3);
         const __m128 abx = _mm_sub_ps(bx, ax), aby = _mm_sub_ps(by, ay), abz = _mm_sub_ps(bz, az);
         const __m128 acx = _mm_sub_ps(wx, ax), acy = _mm_sub_ps(wy, ay), acz = _mm_sub_ps(wz, az);
         const __m128 nx = _mm_sub_ps(_mm_mul_ps(aby, acz), _mm_mul_ps(abz, acy));
@@ -422,6 +396,20 @@ static void epa_fan_planes(epa_poly* poly, const int* fan, int count)
     }
 }
 #endif
+
+/* The planes and nearest-face keys of faces fan[0 .. count). */
+static void epa_planes(epa_poly* poly, const int* fan, int count)
+{
+#if PXI_EPA_SSE
+    epa_planes_sse(poly, fan, count);
+#else
+    for (int k = 0; k < count; ++k)
+    {
+        epa_face_plane(poly, &poly->faces[fan[k]]);
+        poly->key[fan[k]] = poly->faces[fan[k]].sd;
+    }
+#endif
+}
 
 /* The picked face's unit normal and plane distance. */
 static void epa_face_unit(const epa_poly* poly, int index, epa_plane* dest)
@@ -466,8 +454,6 @@ static int epa_new_face(epa_poly* poly, int a, int b, int c)
     f->adj[0] = f->adj[1] = f->adj[2] = EPA_NO_FACE;
     f->pass = 0;
     f->alive = true;
-    epa_face_plane(poly, f);
-    poly->key[index] = f->sd;
     return index;
 }
 
@@ -498,6 +484,8 @@ static bool epa_init_tetrahedron(epa_poly* poly, const int v[4])
     int f1 = epa_new_face(poly, i0, i3, i1);
     int f2 = epa_new_face(poly, i1, i3, i2);
     int f3 = epa_new_face(poly, i2, i3, i0);
+    const int seed_faces[4] = { f0, f1, f2, f3 };
+    epa_planes(poly, seed_faces, 4);
     /* edges: f0 (i0 i1)(i1 i2)(i2 i0); f1 (i0 i3)(i3 i1)(i1 i0); f2 (i1 i3)(i3 i2)(i2 i1);
      * f3 (i2 i3)(i3 i0)(i0 i2) */
     epa_link(poly, f0, 0, f1, 2);
@@ -884,15 +872,7 @@ static bool epa_fan(epa_poly* poly, int iw, const epa_horizon_edge* horizon, int
         f->adj[0] = 4 * horizon[k].face + horizon[k].edge;
         faces[horizon[k].face].adj[horizon[k].edge] = 4 * index;
     }
-#if PXI_EPA_SSE
-    epa_fan_planes(poly, fan, count);
-#else
-    for (int k = 0; k < count; ++k)
-    {
-        epa_face_plane(poly, &faces[fan[k]]);
-        poly->key[fan[k]] = faces[fan[k]].sd;
-    }
-#endif
+    epa_planes(poly, fan, count);
     /* Neighbouring fan faces share the edge from a horizon vertex to w: face k's edge 1 (b_k -> w) meets
      * the face whose edge 2 is (w -> a_m) with a_m == b_k. The depth-first search emits the horizon in
      * cyclic order, so that face is usually the next one; otherwise it is searched for. */
