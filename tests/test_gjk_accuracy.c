@@ -861,6 +861,31 @@ static const pxt_frozen_case reg_triangle_segment_scale_case = { "reg_triangle_s
     { -0x1.0b618ep-1f, -0x1.54753p-1f, 0x1.40ddc6p-4f, -0x1.0e6d84p-1f },
     { 0x1.1e113ap-4f, -0x1.2bd5b8p-9f, -0x1.a37a56p-6f } };
 
+/* Two thin boxes (a 2.9 x 0.014 x 116 plank through a 48 x 228 x 0.34 plate), overlapping by 1e-6 S
+ * (PX_TEST_SEED=39, sample 42801). Right at scale 1; scaled by 1e3 the Minkowski simplex became a
+ * tetrahedron 2.2e5 long and 14 wide around the origin, the side test of a face whose normal came from
+ * its two long edges at one vertex had the wrong sign (17 instead of -0.9 from the plane), and GJK stopped
+ * on no progress with d = 5.42 (2.3e-5 S_s, tol 2.83). */
+static const float reg_thin_boxes_overlap_scale_a[] = {
+    -0x1.77d42ap+0f, -0x1.cb68e4p-8f, -0x1.d0d438p+5f, 0x1.77d42ap+0f, -0x1.cb68e4p-8f, -0x1.d0d438p+5f,
+    -0x1.77d42ap+0f, 0x1.cb68e4p-8f, -0x1.d0d438p+5f, 0x1.77d42ap+0f, 0x1.cb68e4p-8f, -0x1.d0d438p+5f,
+    -0x1.77d42ap+0f, -0x1.cb68e4p-8f, 0x1.d0d438p+5f, 0x1.77d42ap+0f, -0x1.cb68e4p-8f, 0x1.d0d438p+5f,
+    -0x1.77d42ap+0f, 0x1.cb68e4p-8f, 0x1.d0d438p+5f, 0x1.77d42ap+0f, 0x1.cb68e4p-8f, 0x1.d0d438p+5f
+};
+static const float reg_thin_boxes_overlap_scale_b[] = {
+    -0x1.801a82p+4f, -0x1.c84c12p+6f, -0x1.5a466ap-3f, 0x1.801a82p+4f, -0x1.c84c12p+6f, -0x1.5a466ap-3f,
+    -0x1.801a82p+4f, 0x1.c84c12p+6f, -0x1.5a466ap-3f, 0x1.801a82p+4f, 0x1.c84c12p+6f, -0x1.5a466ap-3f,
+    -0x1.801a82p+4f, -0x1.c84c12p+6f, 0x1.5a4a12p-3f, 0x1.801a82p+4f, -0x1.c84c12p+6f, 0x1.5a4a12p-3f,
+    -0x1.801a82p+4f, 0x1.c84c12p+6f, 0x1.5a4a12p-3f, 0x1.801a82p+4f, 0x1.c84c12p+6f, 0x1.5a4a12p-3f
+};
+static const pxt_frozen_case reg_thin_boxes_overlap_scale_case = { "reg_thin_boxes_overlap_scale", PXT_K_BOX_HULL,
+    0, 8, { 0x1.77d42ap+0f, 0x1.cb68e4p-8f, 0x1.d0d438p+5f }, reg_thin_boxes_overlap_scale_a,
+    0, 8, { 0x1.801a82p+4f, 0x1.c84c12p+6f, 0x1.5a483ep-3f }, reg_thin_boxes_overlap_scale_b,
+    { 0x1.11308ep-4f, -0x1.6b849cp-2f, -0x1.117f32p-2f, 0x1.c96ddap-1f },
+    { 0x1.76d192p+4f, 0x1.4ec9dcp+5f, 0x1.166f8ap+5f },
+    { 0x1.ef3fc8p-29f, 0x1.f802a4p-31f, 0x1.1b39d2p-30f, 0x1p+0f },
+    { -0x1.432f8p+5f, 0x1.25a75ep+7f, 0x1.342312p+6f } };
+
 static int reg_parallel_segments_far(void)
 {
     return run_frozen(&reg_parallel_segments_far_case);
@@ -906,6 +931,11 @@ static int reg_triangle_segment_scale(void)
     return run_frozen(&reg_triangle_segment_scale_case);
 }
 
+static int reg_thin_boxes_overlap_scale(void)
+{
+    return run_frozen(&reg_thin_boxes_overlap_scale_case);
+}
+
 int test_gjk_accuracy(void)
 {
     PX_SUITE_BEGIN;
@@ -919,6 +949,7 @@ int test_gjk_accuracy(void)
     PX_RUN_SUBTEST(reg_sliver_triangle_point_tiny);
     PX_RUN_SUBTEST(reg_point_sliver_triangle_scale);
     PX_RUN_SUBTEST(reg_triangle_segment_scale);
+    PX_RUN_SUBTEST(reg_thin_boxes_overlap_scale);
     PX_RUN_SUBTEST(random_pairs);
     PX_SUITE_END;
 }

@@ -167,6 +167,34 @@ static inline uint32_t pxi_closest_origin_triangle_edges(const vec3 a, const vec
     return mbc;
 }
 
+/* Normal of a triangle from its edges ab, ac, bc (bc = ac - ab): ab x ac in exact arithmetic, as are
+ * ab x bc and ac x bc, and the cross product of the two shortest edges is taken because it loses the
+ * least. Crossing two long edges of a sliver cancels: their product's rounding, eps |ab| |ac|, is then
+ * a large part of |n| = |ab| |ac| sin(angle), and the normal's direction is off by eps / sin(angle).
+ * lmax and lmid receive the largest and second largest squared edge lengths. */
+static inline void pxi_triangle_normal(const vec3 ab, const vec3 ac, const vec3 bc, vec3 n, float* lmax, float* lmid)
+{
+    float lab = px_v3_norm2(ab), lac = px_v3_norm2(ac), lbc = px_v3_norm2(bc);
+    if (lbc >= lab && lbc >= lac)
+    {
+        px_v3_cross(ab, ac, n);
+        *lmax = lbc;
+        *lmid = px_maxf(lab, lac);
+    }
+    else if (lac >= lab)
+    {
+        px_v3_cross(ab, bc, n);
+        *lmax = lac;
+        *lmid = px_maxf(lab, lbc);
+    }
+    else
+    {
+        px_v3_cross(ac, bc, n);
+        *lmax = lab;
+        *lmid = px_maxf(lac, lbc);
+    }
+}
+
 /* Closest point of triangle abc to the origin.
  *
  * Vertex regions first, with Ericson's tests (5.1.5): they are plain dot products, reliable in float.
@@ -223,28 +251,9 @@ static inline uint32_t pxi_closest_origin_triangle_ex(const vec3 a, const vec3 b
         return 4u;
     }
 
-    /* all three crosses equal ab x ac in exact arithmetic; use the two shortest edges */
     vec3 n;
-    float lab = px_v3_norm2(ab), lac = px_v3_norm2(ac), lbc = px_v3_norm2(bc);
     float lmax, lmid;
-    if (lbc >= lab && lbc >= lac)
-    {
-        px_v3_cross(ab, ac, n);
-        lmax = lbc;
-        lmid = px_maxf(lab, lac);
-    }
-    else if (lac >= lab)
-    {
-        px_v3_cross(ab, bc, n);
-        lmax = lac;
-        lmid = px_maxf(lab, lbc);
-    }
-    else
-    {
-        px_v3_cross(ac, bc, n);
-        lmax = lab;
-        lmid = px_maxf(lac, lbc);
-    }
+    pxi_triangle_normal(ab, ac, bc, n, &lmax, &lmid);
     float nn = px_v3_norm2(n);
     if (!(nn > PXI_TRIANGLE_DEGENERATE_REL * lmax * lmid))
     {
@@ -303,10 +312,16 @@ static inline uint32_t pxi_remap_feature3(uint32_t f, int i0, int i1, int i2)
 static inline void pxi_tetra_side(const float* p0, const float* p1, const float* p2, const float* po, float* so,
                                   float* sd, bool* near, bool* flat)
 {
-    vec3 e1, e2, n, eo;
+    /* The normal from the face's two shortest edges (pxi_triangle_normal), not from the two edges at p0:
+     * a face of a long thin tetrahedron has two long, nearly parallel edges at one vertex, and their cross
+     * product's direction rounds so far that the side test's sign flips (a Minkowski simplex 2e5 long
+     * and 14 wide, the origin inside, found outside a face by 17 and GJK stopped 5.4 short of contact). */
+    vec3 e1, e2, e12, n, eo;
     px_v3_sub(p1, p0, e1);
     px_v3_sub(p2, p0, e2);
-    px_v3_cross(e1, e2, n);
+    px_v3_sub(p2, p1, e12);
+    float lmax, lmid;
+    pxi_triangle_normal(e1, e2, e12, n, &lmax, &lmid);
     px_v3_sub(po, p0, eo);
     *so = -px_v3_dot(n, p0);
     *sd = px_v3_dot(n, eo);
