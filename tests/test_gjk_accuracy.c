@@ -861,6 +861,57 @@ static const pxt_frozen_case reg_triangle_segment_scale_case = { "reg_triangle_s
     { -0x1.0b618ep-1f, -0x1.54753p-1f, 0x1.40ddc6p-4f, -0x1.0e6d84p-1f },
     { 0x1.1e113ap-4f, -0x1.2bd5b8p-9f, -0x1.a37a56p-6f } };
 
+/* Two thin boxes (a 2.9 x 0.014 x 116 plank through a 48 x 228 x 0.34 plate), overlapping by 1e-6 S
+ * (PX_TEST_SEED=39, sample 42801). Right at scale 1; scaled by 1e3 the Minkowski simplex became a
+ * tetrahedron 2.2e5 long and 14 wide around the origin, the side test of a face whose normal came from
+ * its two long edges at one vertex had the wrong sign (17 instead of -0.9 from the plane), and GJK stopped
+ * on no progress with d = 5.42 (2.3e-5 S_s, tol 2.83). */
+static const float reg_thin_boxes_overlap_scale_a[] = {
+    -0x1.77d42ap+0f, -0x1.cb68e4p-8f, -0x1.d0d438p+5f, 0x1.77d42ap+0f, -0x1.cb68e4p-8f, -0x1.d0d438p+5f,
+    -0x1.77d42ap+0f, 0x1.cb68e4p-8f, -0x1.d0d438p+5f, 0x1.77d42ap+0f, 0x1.cb68e4p-8f, -0x1.d0d438p+5f,
+    -0x1.77d42ap+0f, -0x1.cb68e4p-8f, 0x1.d0d438p+5f, 0x1.77d42ap+0f, -0x1.cb68e4p-8f, 0x1.d0d438p+5f,
+    -0x1.77d42ap+0f, 0x1.cb68e4p-8f, 0x1.d0d438p+5f, 0x1.77d42ap+0f, 0x1.cb68e4p-8f, 0x1.d0d438p+5f
+};
+static const float reg_thin_boxes_overlap_scale_b[] = {
+    -0x1.801a82p+4f, -0x1.c84c12p+6f, -0x1.5a466ap-3f, 0x1.801a82p+4f, -0x1.c84c12p+6f, -0x1.5a466ap-3f,
+    -0x1.801a82p+4f, 0x1.c84c12p+6f, -0x1.5a466ap-3f, 0x1.801a82p+4f, 0x1.c84c12p+6f, -0x1.5a466ap-3f,
+    -0x1.801a82p+4f, -0x1.c84c12p+6f, 0x1.5a4a12p-3f, 0x1.801a82p+4f, -0x1.c84c12p+6f, 0x1.5a4a12p-3f,
+    -0x1.801a82p+4f, 0x1.c84c12p+6f, 0x1.5a4a12p-3f, 0x1.801a82p+4f, 0x1.c84c12p+6f, 0x1.5a4a12p-3f
+};
+static const pxt_frozen_case reg_thin_boxes_overlap_scale_case = { "reg_thin_boxes_overlap_scale", PXT_K_BOX_HULL,
+    0, 8, { 0x1.77d42ap+0f, 0x1.cb68e4p-8f, 0x1.d0d438p+5f }, reg_thin_boxes_overlap_scale_a,
+    0, 8, { 0x1.801a82p+4f, 0x1.c84c12p+6f, 0x1.5a483ep-3f }, reg_thin_boxes_overlap_scale_b,
+    { 0x1.11308ep-4f, -0x1.6b849cp-2f, -0x1.117f32p-2f, 0x1.c96ddap-1f },
+    { 0x1.76d192p+4f, 0x1.4ec9dcp+5f, 0x1.166f8ap+5f },
+    { 0x1.ef3fc8p-29f, 0x1.f802a4p-31f, 0x1.1b39d2p-30f, 0x1p+0f },
+    { -0x1.432f8p+5f, 0x1.25a75ep+7f, 0x1.342312p+6f } };
+
+/* A segment 6.9e-6 from a near-flat polygon of 16 points (PX_TEST_SEED=37, sample 57916). GJK's final
+ * simplex is a Minkowski triangle 7e-3 long and 7.6e-7 high; its float weights put point_b - point_a
+ * 1.9e-7 from d n (tol 7.6e-8) although d is right to 2e-10. The witnesses now come from weights
+ * recomputed in double. */
+static const float reg_sliver_simplex_witness_gap_a[] = {
+    -0x1.973c6ap-10f, 0x1.7e9058p-16f, 0x0p+0f, -0x1.1789e8p-9f, 0x1.5064a8p-20f, 0x0p+0f,
+    0x1.3d907ap-10f, -0x1.78744ep-17f, 0x0p+0f, 0x1.d43b9ap-10f, -0x1.315e7ap-16f, 0x0p+0f,
+    0x1.1575a6p-9f, -0x1.1c36dep-18f, 0x0p+0f, -0x1.d4f50cp-10f, -0x1.3042fap-16f, 0x0p+0f,
+    -0x1.ea72dap-10f, -0x1.0c7598p-16f, 0x0p+0f, 0x1.f6b806p-12f, -0x1.dc6196p-17f, 0x0p+0f,
+    0x1.577142p-11f, -0x1.097ef2p-15f, 0x0p+0f, -0x1.126544p-10f, 0x1.e63616p-16f, 0x0p+0f,
+    -0x1.17a696p-9f, 0x1.bc55acp-21f, 0x0p+0f, -0x1.ec851ap-10f, 0x1.08a956p-16f, 0x0p+0f,
+    -0x1.29b9cp-14f, 0x1.1c9eb4p-19f, 0x0p+0f, 0x1.ed284p-10f, -0x1.077a8ap-16f, 0x0p+0f,
+    0x1.cb84fap-10f, -0x1.3e4284p-16f, 0x0p+0f, -0x1.0ca9d2p-9f, -0x1.36da4ep-17f, 0x0p+0f
+};
+static const float reg_sliver_simplex_witness_gap_b[] = {
+    0x1.0709e2p-9f, 0x1.45bafcp-10f, -0x1.23759p-9f, 0x1.266a76p-8f, -0x1.55434cp-8f, -0x1.4f9938p-9f
+};
+static const pxt_frozen_case reg_sliver_simplex_witness_gap_case = { "reg_sliver_simplex_witness_gap",
+    PXT_K_SEGMENT,
+    0, 16, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_sliver_simplex_witness_gap_a,
+    0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_sliver_simplex_witness_gap_b,
+    { -0x1.a3edcap-6f, 0x1.84dadcp-2f, -0x1.d8290cp-1f, -0x1.1911c2p-4f },
+    { -0x1.d75b66p-12f, 0x1.9e8672p-12f, -0x1.a3e838p-11f },
+    { 0x1.dd99e8p-3f, 0x1.b34b46p-6f, 0x1.5b77bep-2f, 0x1.d263bp-1f },
+    { -0x1.4c5cbap-9f, -0x1.22bd88p-10f, 0x1.184a02p-9f } };
+
 static int reg_parallel_segments_far(void)
 {
     return run_frozen(&reg_parallel_segments_far_case);
@@ -906,6 +957,16 @@ static int reg_triangle_segment_scale(void)
     return run_frozen(&reg_triangle_segment_scale_case);
 }
 
+static int reg_thin_boxes_overlap_scale(void)
+{
+    return run_frozen(&reg_thin_boxes_overlap_scale_case);
+}
+
+static int reg_sliver_simplex_witness_gap(void)
+{
+    return run_frozen(&reg_sliver_simplex_witness_gap_case);
+}
+
 int test_gjk_accuracy(void)
 {
     PX_SUITE_BEGIN;
@@ -919,6 +980,8 @@ int test_gjk_accuracy(void)
     PX_RUN_SUBTEST(reg_sliver_triangle_point_tiny);
     PX_RUN_SUBTEST(reg_point_sliver_triangle_scale);
     PX_RUN_SUBTEST(reg_triangle_segment_scale);
+    PX_RUN_SUBTEST(reg_thin_boxes_overlap_scale);
+    PX_RUN_SUBTEST(reg_sliver_simplex_witness_gap);
     PX_RUN_SUBTEST(random_pairs);
     PX_SUITE_END;
 }

@@ -642,6 +642,32 @@ static int reduce_degenerate(void)
     return bad;
 }
 
+/* Frozen tetrahedra from witness_brute_force where the nearest point sits near an edge shared by two
+ * candidates, so that their squared distances differ only at second order, below float resolution:
+ *  - PX_TEST_SEED=36, simplex 811: faces 013 and 213 are both outside; 013's interior point (0.023 from
+ *    edge 13, 45 from the origin) is nearer than edge 13 by 6e-6 in distance, but its |q|^2 rounded 4 ulp
+ *    above the edge's, and the edge was returned (point off by 0.023, tolerance 1.3e-3).
+ *  - PX_TEST_SEED=194, simplex 5371: face 012's solve returns vertex 1 (its |q|^2 and that of edge 12's
+ *    interior point, at weight 1.0e-4, round to the same float) and face 213's returns the edge point:
+ *    vertex 1 would be 1.1e-3 off, with tolerance 1.1e-4. A rule that let face 012 keep its answer
+ *    because the edge lies on it fails here.
+ * The larger feature must win in both (pxi_candidate_wins). */
+static int reduce_shared_edge_ties(void)
+{
+    int bad = 0;
+    const float t36[4][3] = { { 0x1.2aa474p+4f, 0x1.b581fp+5f, -0x1.0efc3ep+6f },
+                              { 0x1.39972p+3f, 0x1.280e7ep+4f, -0x1.2a416p+6f },
+                              { -0x1.0253b8p+7f, -0x1.981d6p+6f, -0x1.e07d5ap+3f },
+                              { -0x1.bd717ep+6f, 0x1.bd8d2p+1f, 0x1.d1800ap+5f } };
+    const float t194[4][3] = { { -0x1.5bb09cp+3f, -0x1.63007ap+3f, -0x1.3a9a86p+2f },
+                               { -0x1.035064p+2f, -0x1.165618p-2f, -0x1.f02e78p+1f },
+                               { -0x1.605d6ap+3f, -0x1.eef786p+1f, 0x1.d39ee2p+1f },
+                               { -0x1.b2c94cp+2f, -0x1.324144p-1f, -0x1.074a5ep+1f } };
+    bad |= expect_nearest("face beside its edge (seed 36)", t36, 4, PX_OK, PX_OK);
+    bad |= expect_nearest("edge beside its vertex (seed 194)", t194, 4, PX_OK, PX_OK);
+    return bad;
+}
+
 /* A triangle of relative height 1e-6 whose face region holds the origin's projection: the face test is
  * degenerate, so the solver falls back to the edges and must say so (PX_WARN_DEGENERATE). The point is
  * still the nearest within the triangle's height. */
@@ -817,6 +843,7 @@ int test_simplex(void)
     PX_RUN_SUBTEST(reduce_triangle_regions);
     PX_RUN_SUBTEST(reduce_tetra_regions);
     PX_RUN_SUBTEST(reduce_degenerate);
+    PX_RUN_SUBTEST(reduce_shared_edge_ties);
     PX_RUN_SUBTEST(degenerate_triangle_warns);
     PX_RUN_SUBTEST(witness_brute_force);
     PX_RUN_SUBTEST(max_norm2_and_cache);

@@ -30,6 +30,10 @@
  * seen from that face's first vertex. */
 #define PXI_TETRA_FLAT_REL 1.0e-6f
 
+/* Rounding bound of a candidate's squared distance to the origin, as a multiple of the largest squared
+ * vertex norm: a candidate point errs by a few FLT_EPSILON * |v|, and |q|^2 doubles that times |q| <= |v|. */
+#define PXI_CANDIDATE_SLACK_REL (16.0f * FLT_EPSILON)
+
 /* The point a + s ab of an edge, corrected to be orthogonal to the edge (denom = |ab|^2).
  *
  * a + s ab carries a rounding error of about eps |a| along ab, which on a long edge close to the origin
@@ -74,19 +78,32 @@ static inline uint32_t pxi_closest_origin_segment(const vec3 a, const vec3 b, fl
     return 3u;
 }
 
-/* The next float below x >= 0 (x itself for 0 or Inf): a tie-breaking nudge, by the bit pattern rather
- * than a libm call (it runs inside GJK's loop). */
-static inline float pxi_nudge_down(float x)
+/* Whether a candidate answer (feature mask f, squared distance d2) beats the best so far (fb, db).
+ *
+ * Every answer a kernel returns claims that the nearest point of the hull of its feature lies in that
+ * hull's relative interior, and the claim was decided by first-order tests: a segment's projection
+ * parameter strictly inside (0, 1), a triangle's projection weights >= 0. So when one answer's feature is
+ * a proper subset of the other's, the larger feature is the nearer in exact arithmetic: the smaller one
+ * lies on its relative boundary. The squared distances cannot tell them apart near a shared edge or
+ * vertex, where they differ only at second order (a face point 0.023 from its edge, 45 from the origin,
+ * is nearer by 6e-6, about one float ulp of 45), so the subset relation decides there. It decides only
+ * within the distances' rounding, slack: a larger feature whose point is clearly farther is a wrong one
+ * (the plane of a sliver) and loses as before. Otherwise the nearer answer wins. */
+static inline bool pxi_candidate_wins(uint32_t f, float d2, uint32_t fb, float db, float slack)
 {
-    if (!(x > 0.0f && x < INFINITY))
+    if (isnan(db))
     {
-        return x;
+        return true; /* a NaN best (from overflowing input) gives way to any candidate */
     }
-    uint32_t bits;
-    memcpy(&bits, &x, sizeof(bits));
-    bits -= 1u;
-    memcpy(&x, &bits, sizeof(bits));
-    return x;
+    if (f != fb && (fb & ~f) == 0u)
+    {
+        return d2 <= db + slack; /* the best answer's feature is a face of this one's */
+    }
+    if (f != fb && (f & ~fb) == 0u)
+    {
+        return d2 + slack < db; /* this answer's feature is a face of the best one's */
+    }
+    return d2 < db;
 }
 
 /* Closest of the edges of a triangle, when the origin does not project into the face. With newest set,
@@ -106,22 +123,28 @@ static inline uint32_t pxi_closest_origin_triangle_edges(const vec3 a, const vec
     uint32_t fac = pxi_closest_origin_segment(a, c, wac, pac);
     uint32_t fbc = pxi_closest_origin_segment(b, c, wbc, pbc);
     float dac = px_v3_norm2(pac), dbc = px_v3_norm2(pbc);
-    /* Ties go to an edge interior: when an edge's end vertex and an interior point of the adjacent edge
-     * round to the same distance, the interior point is the true answer (it is closer by a second-order
-     * amount that float cannot see, while the points differ at first order). */
-    if (fab == 3u)
+    /* feature masks in the triangle's vertex bits (the b-slot of segment ac is c) */
+    uint32_t mac = (fac & 1u) | ((fac & 2u) << 1);
+    uint32_t mbc = fbc << 1;
+    /* Ties near a shared vertex go to an edge interior (see pxi_candidate_wins): when an edge's end vertex
+     * and an interior point of the adjacent edge round to nearly the same distance, the interior point is
+     * the true answer, closer by a second-order amount that float cannot see. */
+    float m2 = px_maxf(px_v3_norm2(a), px_maxf(px_v3_norm2(b), px_v3_norm2(c)));
+    float slack = PXI_CANDIDATE_SLACK_REL * m2;
+    int best = 0;
+    uint32_t fbest = fab;
+    float dbest = dab;
+    if (newest || pxi_candidate_wins(mac, dac, fbest, dbest, slack))
     {
-        dab = pxi_nudge_down(dab);
+        best = 1;
+        fbest = mac;
+        dbest = dac;
     }
-    if (fac == 3u)
+    if (pxi_candidate_wins(mbc, dbc, fbest, dbest, slack))
     {
-        dac = pxi_nudge_down(dac);
+        best = 2;
     }
-    if (fbc == 3u)
-    {
-        dbc = pxi_nudge_down(dbc);
-    }
-    if (dab <= dac && dab <= dbc)
+    if (best == 0)
     {
         bary[0] = wab[0];
         bary[1] = wab[1];
@@ -129,19 +152,47 @@ static inline uint32_t pxi_closest_origin_triangle_edges(const vec3 a, const vec
         px_v3_copy(pab, dest);
         return fab; /* bits 1, 2 map to a, b */
     }
-    if (dac <= dbc)
+    if (best == 1)
     {
         bary[0] = wac[0];
         bary[1] = 0.0f;
         bary[2] = wac[1];
         px_v3_copy(pac, dest);
-        return (fac & 1u) | ((fac & 2u) << 1); /* b-slot of the segment is c */
+        return mac;
     }
     bary[0] = 0.0f;
     bary[1] = wbc[0];
     bary[2] = wbc[1];
     px_v3_copy(pbc, dest);
-    return fbc << 1;
+    return mbc;
+}
+
+/* Normal of a triangle from its edges ab, ac, bc (bc = ac - ab): ab x ac in exact arithmetic, as are
+ * ab x bc and ac x bc, and the cross product of the two shortest edges is taken because it loses the
+ * least. Crossing two long edges of a sliver cancels: their product's rounding, eps |ab| |ac|, is then
+ * a large part of |n| = |ab| |ac| sin(angle), and the normal's direction is off by eps / sin(angle).
+ * lmax and lmid receive the largest and second largest squared edge lengths. */
+static inline void pxi_triangle_normal(const vec3 ab, const vec3 ac, const vec3 bc, vec3 n, float* lmax, float* lmid)
+{
+    float lab = px_v3_norm2(ab), lac = px_v3_norm2(ac), lbc = px_v3_norm2(bc);
+    if (lbc >= lab && lbc >= lac)
+    {
+        px_v3_cross(ab, ac, n);
+        *lmax = lbc;
+        *lmid = px_maxf(lab, lac);
+    }
+    else if (lac >= lab)
+    {
+        px_v3_cross(ab, bc, n);
+        *lmax = lac;
+        *lmid = px_maxf(lab, lbc);
+    }
+    else
+    {
+        px_v3_cross(ac, bc, n);
+        *lmax = lab;
+        *lmid = px_maxf(lac, lbc);
+    }
 }
 
 /* Closest point of triangle abc to the origin.
@@ -200,28 +251,9 @@ static inline uint32_t pxi_closest_origin_triangle_ex(const vec3 a, const vec3 b
         return 4u;
     }
 
-    /* all three crosses equal ab x ac in exact arithmetic; use the two shortest edges */
     vec3 n;
-    float lab = px_v3_norm2(ab), lac = px_v3_norm2(ac), lbc = px_v3_norm2(bc);
     float lmax, lmid;
-    if (lbc >= lab && lbc >= lac)
-    {
-        px_v3_cross(ab, ac, n);
-        lmax = lbc;
-        lmid = px_maxf(lab, lac);
-    }
-    else if (lac >= lab)
-    {
-        px_v3_cross(ab, bc, n);
-        lmax = lac;
-        lmid = px_maxf(lab, lbc);
-    }
-    else
-    {
-        px_v3_cross(ac, bc, n);
-        lmax = lab;
-        lmid = px_maxf(lac, lbc);
-    }
+    pxi_triangle_normal(ab, ac, bc, n, &lmax, &lmid);
     float nn = px_v3_norm2(n);
     if (!(nn > PXI_TRIANGLE_DEGENERATE_REL * lmax * lmid))
     {
@@ -280,10 +312,16 @@ static inline uint32_t pxi_remap_feature3(uint32_t f, int i0, int i1, int i2)
 static inline void pxi_tetra_side(const float* p0, const float* p1, const float* p2, const float* po, float* so,
                                   float* sd, bool* near, bool* flat)
 {
-    vec3 e1, e2, n, eo;
+    /* The normal from the face's two shortest edges (pxi_triangle_normal), not from the two edges at p0:
+     * a face of a long thin tetrahedron has two long, nearly parallel edges at one vertex, and their cross
+     * product's direction rounds so far that the side test's sign flips (a Minkowski simplex 2e5 long
+     * and 14 wide, the origin inside, found outside a face by 17 and GJK stopped 5.4 short of contact). */
+    vec3 e1, e2, e12, n, eo;
     px_v3_sub(p1, p0, e1);
     px_v3_sub(p2, p0, e2);
-    px_v3_cross(e1, e2, n);
+    px_v3_sub(p2, p1, e12);
+    float lmax, lmid;
+    pxi_triangle_normal(e1, e2, e12, n, &lmax, &lmid);
     px_v3_sub(po, p0, eo);
     *so = -px_v3_dot(n, p0);
     *sd = px_v3_dot(n, eo);
@@ -312,6 +350,14 @@ static inline bool pxi_tetra_nearest_face(const float* const* v, const int face[
     {
         return false;
     }
+    /* The nearest of the candidate faces' answers; near a shared edge the larger feature wins (see
+     * pxi_candidate_wins: a face interior over its edge found from the neighbouring face) */
+    float m2 = 0.0f;
+    for (int i = 0; i < 4; ++i)
+    {
+        m2 = px_maxf(m2, px_v3_norm2(v[i]));
+    }
+    float slack = PXI_CANDIDATE_SLACK_REL * m2;
     float best = INFINITY;
     bool any = false;
     for (int f = first; f < 4; ++f)
@@ -320,23 +366,24 @@ static inline bool pxi_tetra_nearest_face(const float* const* v, const int face[
         {
             continue;
         }
-        any = true;
         float w[3];
         vec3 q;
         int i0 = face[f][0], i1 = face[f][1], i2 = face[f][2];
         bool face_degenerate = false;
         uint32_t fl = pxi_closest_origin_triangle_ex(v[i0], v[i1], v[i2], newest, w, q, &face_degenerate);
+        uint32_t fm = pxi_remap_feature3(fl, i0, i1, i2);
         float d2 = px_v3_norm2(q);
-        if (d2 < best)
+        if (!any || pxi_candidate_wins(fm, d2, *feature, best, slack))
         {
             best = d2;
-            *feature = pxi_remap_feature3(fl, i0, i1, i2);
+            *feature = fm;
             bary[0] = bary[1] = bary[2] = bary[3] = 0.0f;
             bary[i0] = w[0];
             bary[i1] = w[1];
             bary[i2] = w[2];
             px_v3_copy(q, dest);
         }
+        any = true;
     }
     return any;
 }
