@@ -1702,6 +1702,37 @@ static int climb_solids(void)
 /* Flat polygons: an exact one, and a 1000-gon whose vertices are off its plane by up to a fifth of the
  * tolerance (directions near its normal then see a nearly constant, slightly bumpy function along the
  * boundary). */
+/* Rings 8 HULL_TOL * 20 thick (the flat test allows 2 eps of slab, eps = HULL_TOL * 20 here), drawn as
+ * climb_flat draws its second ring with the seeds that found the bug: the plane through the builder's three
+ * extreme points leaned across the ring (their own offsets tilt it), a point fell 1.05 eps from that plane,
+ * and the cloud took the 3D path, whose merge left 202 faces. A ring this thin is a flat polygon. */
+static int flat_ring_leaning_extremes(void)
+{
+    static const uint64_t seeds[] = { 19, 20, 37, 47, 54 };
+    float* p = malloc(3 * sizeof(float) * 1000);
+    int rc = p == NULL;
+    for (size_t k = 0; k < sizeof(seeds) / sizeof(seeds[0]) && rc == 0; ++k)
+    {
+        px_rng r;
+        r.state = 62u ^ (seeds[k] * 0x9E3779B97F4A7C15ull); /* px_rng_seeded(62) under PX_TEST_SEED=seeds[k] */
+        for (int i = 0; i < 1000; ++i)
+        {
+            double a = 6.283185307179586 * i / 1000.0;
+            put(p, i, 10.0 * cos(a), 10.0 * sin(a), 0.2 * HULL_TOL * 20.0 * px_rng_range(&r, -1.0, 1.0));
+        }
+        px_hull* h = build_hull(p, 1000, PX_WARN_DEGENERATE);
+        if (h == NULL || px_hull_dimension(h) != 2)
+        {
+            fprintf(stderr, "ring %d: %s, dimension %d, %d faces\n", (int)seeds[k], h == NULL ? "no hull" : "built",
+                    h != NULL ? px_hull_dimension(h) : -1, h != NULL ? px_hull_face_count(h) : -1);
+            rc = 1;
+        }
+        px_hull_destroy(h);
+    }
+    free(p);
+    return rc;
+}
+
 static int climb_flat(void)
 {
     float* p = malloc(3 * sizeof(float) * 1000);
@@ -1832,6 +1863,7 @@ int test_hull(void)
     PX_RUN_SUBTEST(shape_from_hull);
     PX_RUN_SUBTEST(climb_solids);
     PX_RUN_SUBTEST(climb_flat);
+    PX_RUN_SUBTEST(flat_ring_leaning_extremes);
     PX_RUN_SUBTEST(climb_threshold);
     PX_SUITE_END;
 }

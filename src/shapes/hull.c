@@ -528,9 +528,12 @@ static bool build(hull_build* b, int* dimension)
             }
         }
     }
-    /* C: farthest from the line AB; D: farthest from the plane ABC */
+    /* C: farthest from the line AB; D: farthest from the plane ABC. The cloud is flat when it fits in a slab
+     * of width 2 eps along ABC's normal: it is then within eps of the slab's mid-plane. (Within eps of ABC
+     * itself is too strict: A, B, C carry their own offsets, so ABC can lean across the cloud, and a ring
+     * 8e-5 thick with eps 1e-4 had a point 1.05e-4 from it.) */
     int32_t d = -1, e = -1;
-    double dist_line = -1.0, dist_plane = -1.0;
+    double dist_line = -1.0, dist_plane = -1.0, below = 0.0, above = 0.0;
     for (int32_t p = 0; p < b->n; ++p)
     {
         double t = pxi_hull_line_dist(b, a, c, p);
@@ -550,15 +553,17 @@ static bool build(hull_build* b, int* dimension)
         {
             double x[3];
             gpd(b, p, x);
-            double t = fabs(n[0] * (x[0] - pa[0]) + n[1] * (x[1] - pa[1]) + n[2] * (x[2] - pa[2])) / len;
-            if (t > dist_plane)
+            double t = (n[0] * (x[0] - pa[0]) + n[1] * (x[1] - pa[1]) + n[2] * (x[2] - pa[2])) / len;
+            below = t < below ? t : below;
+            above = t > above ? t : above;
+            if (fabs(t) > dist_plane)
             {
-                dist_plane = t;
+                dist_plane = fabs(t);
                 e = p;
             }
         }
     }
-    int dim = dist_line <= b->eps ? 1 : (dist_plane <= b->eps ? 2 : 3);
+    int dim = dist_line <= b->eps ? 1 : (above - below <= 2.0 * b->eps ? 2 : 3);
     int limit = b->max_vertices;
     if (limit == 1)
     {
