@@ -153,6 +153,10 @@ static inline void pxi_simplex_witness(const px_simplex* s, vec3 pa, vec3 pb)
     }
 }
 
+/* The weights of a reduced simplex's closest point recomputed in double (simplex.c): false, lam untouched,
+ * unless it is a segment or a triangle whose double weights all lie in [0, 1]. */
+bool pxi_simplex_weights_double(const px_simplex* s, double lam[4]);
+
 static inline float pxi_simplex_max_norm2(const px_simplex* s)
 {
     float m = 0.0f;
