@@ -260,6 +260,30 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
         float bary[4];
         uint32_t f = pxi_simplex_solve_newest(s, max_w, bary, v_new, &degenerate);
         float vv_new = px_v3_norm2(v_new);
+        if (PX_UNLIKELY(f != 15u && !(vv_new < vv)))
+        {
+            /* The gap test above showed w beyond v's plane, so in exact arithmetic the new simplex is nearer
+             * than v. A float solve that says otherwise may be wrong rather than at the rounding floor: on a
+             * sliver its plane is lost. A Minkowski triangle 5808 long and 0.35 high, its nearest vertex
+             * 1386 from the origin, has its normal's direction off by up to eps times the product of its two
+             * shortest edges over twice its area (4e-4): the face came out 0.142 from the origin where it is
+             * 1.9e-4, and GJK stopped at 0.114 with the shapes touching. So the same simplex is solved again
+             * in double, which such a sliver does not defeat. Only this rare step pays for it (the common
+             * path costs the one comparison), and only a nearer answer is taken, so every step still
+             * shortens v and the loop stays bounded. */
+            float bary_d[4];
+            vec3 v_d;
+            uint32_t fd = pxi_simplex_solve_double(s, true, bary_d, v_d);
+            float vv_d = px_v3_norm2(v_d);
+            if (fd == 15u || vv_d < vv)
+            {
+                GJK_TRACE("gjk %d: float solve %u vv %.9g, double solve %u vv %.9g\n", iter, f, vv_new, fd, vv_d);
+                f = fd;
+                memcpy(bary, bary_d, sizeof(bary_d));
+                px_v3_copy(v_d, v_new);
+                vv_new = vv_d;
+            }
+        }
         if (f == 15u)
         {
             pxi_simplex_commit(s, f, bary);

@@ -153,6 +153,11 @@ static inline void pxi_simplex_witness(const px_simplex* s, vec3 pa, vec3 pb)
     }
 }
 
+/* Closest point of the simplex to the origin in double, every feature tried (simplex.c): the slow, sure
+ * answer for the rare step whose float solve is known to be wrong. Same contract as
+ * pxi_simplex_solve_newest (with newest set, only features containing the last vertex). */
+uint32_t pxi_simplex_solve_double(const px_simplex* s, bool newest, float bary[4], vec3 dest);
+
 /* The weights of the closest point of a reduced simplex, recomputed in double.
  *
  * The solver's float weights are exact enough for v, which it computes by a plane projection, but not for
