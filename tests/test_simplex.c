@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "proxima/proxima.h"
+#include "simplex/simplex_internal.h"
 #include "support/ref_geometry.h"
 #include "support/rng.h"
 #include "test.h"
@@ -811,6 +812,88 @@ static int reg_sliver_face_witness(void)
     return witness_case("sliver face witness (seed 10)", 4, p, q, true);
 }
 
+/* pxi_simplex_solve_double, GJK's fallback for a step its float solve got wrong, against the long-double
+ * brute force on the random simplices of witness_brute_force and on slivers (a third vertex 1e-3 .. 1e-6
+ * of the length off the line of the other two): the point within rounding of the reference (float dest:
+ * 2 eps of the largest |w|), the feature holding every vertex of reference weight above 1e-6, weights
+ * summing to 1. */
+static int solve_double_brute_force(void)
+{
+    px_rng r = px_rng_seeded(0xd0b1e);
+    int failures = 0;
+    for (int k = 0; k < 8000; ++k)
+    {
+        int n = 1 + k % 4;
+        double sc = pow(10.0, px_rng_range(&r, -2, 2));
+        float p[4][3], q[4][3] = { { 0 } };
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < 3; ++j)
+            {
+                p[i][j] = (float)((px_rng_range(&r, -1, 1) + 0.3) * sc);
+            }
+        if (n >= 3 && k % 8 >= 4)
+        {
+            /* sliver: the third vertex near the line of the first two */
+            double t = px_rng_unit(&r), h = pow(10.0, px_rng_range(&r, -6, -3));
+            for (int j = 0; j < 3; ++j)
+            {
+                p[2][j] = (float)((double)p[0][j] + t * ((double)p[1][j] - (double)p[0][j]) +
+                                  h * sc * px_rng_range(&r, -1, 1));
+            }
+        }
+        px_simplex s;
+        px_simplex_reset(&s);
+        for (int i = 0; i < n; ++i)
+        {
+            PX_CHECK_STATUS(px_simplex_push(&s, p[i], q[i], i, 100 + i), PX_OK);
+        }
+        float bary[4], dest[3];
+        uint32_t f = pxi_simplex_solve_double(&s, false, bary, dest);
+        ldv3 w[4];
+        double scale = 0.0;
+        for (int i = 0; i < n; ++i)
+        {
+            ldv_from_f(s.v[i].w, w[i]);
+            scale = fmax(scale, len3(s.v[i].w));
+        }
+        long double lam[4];
+        brute_force_weights(w, n, lam);
+        long double ev[3] = { 0, 0, 0 };
+        uint32_t ref_mask = 0;
+        double sum = 0.0;
+        for (int i = 0; i < n; ++i)
+        {
+            for (int j = 0; j < 3; ++j)
+            {
+                ev[j] += lam[i] * w[i][j];
+            }
+            ref_mask |= lam[i] > 1e-6L ? 1u << i : 0u;
+            sum += (double)bary[i];
+        }
+        double err = sqrt((double)((dest[0] - ev[0]) * (dest[0] - ev[0]) + (dest[1] - ev[1]) * (dest[1] - ev[1]) +
+                                   (dest[2] - ev[2]) * (dest[2] - ev[2])));
+        bool bad = !(err <= 2.0 * FLT_EPSILON * scale) || (f & ref_mask) != ref_mask || !(fabs(sum - 1.0) <= 1e-6);
+        if (bad)
+        {
+            if (failures < 3)
+            {
+                fprintf(stderr,
+                        "solve_double %d (n = %d): feature %u (reference support %u), point error %.3g (tol %.3g), "
+                        "weight sum %.9g\n",
+                        k, n, f, ref_mask, err, 2.0 * FLT_EPSILON * scale, sum);
+                dump_simplex("solve_double", &s);
+            }
+            ++failures;
+        }
+    }
+    if (failures > 0)
+    {
+        fprintf(stderr, "solve_double brute force: %d of 8000 simplices fail\n", failures);
+        return 1;
+    }
+    return 0;
+}
+
 static int max_norm2_and_cache(void)
 {
     px_simplex s;
@@ -870,6 +953,7 @@ int test_simplex(void)
     PX_RUN_SUBTEST(degenerate_triangle_warns);
     PX_RUN_SUBTEST(witness_brute_force);
     PX_RUN_SUBTEST(reg_sliver_face_witness);
+    PX_RUN_SUBTEST(solve_double_brute_force);
     PX_RUN_SUBTEST(max_norm2_and_cache);
     PX_SUITE_END;
 }
