@@ -793,6 +793,29 @@ static int triangle_known_failures(void)
             }
         }
     }
+    /* A sliver (triangle_random_reference, PX_TEST_SEED=99, triangle 136) whose face answer's float weights,
+     * ratios of cross products of the p-translated vertices, were off by about 1e-5: they rebuilt the point
+     * 3.6e-4 from it (tol 2.1e-4, the random sweep's). The weights of a face answer now come from double.
+     * Checked in every vertex order at the random sweep's tolerance. */
+    {
+        const float a[3] = { -0x1.73ac82p+1f, 0x1.a53278p+4f, -0x1.cc34bap+1f };
+        const float b[3] = { 0x1.d1d53cp+2f, 0x1.b7301ep+1f, -0x1.b13a72p+0f };
+        const float c[3] = { -0x1.c8e9cp-5f, 0x1.3f699ap+4f, -0x1.8779c8p+1f };
+        const float p[3] = { -0x1.057b42p+2f, 0x1.3ac5c6p+3f, 0x1.e052fcp+3f };
+        const float* v[3] = { a, b, c };
+        double tol = GEO_RANDOM_TOL * scale_of(p, v, 3) + round_floor(p, v, 3);
+        for (int k = 0; k < 6; ++k)
+        {
+            const int* pm = k_perm3[k];
+            const float* pv[3] = { v[pm[0]], v[pm[1]], v[pm[2]] };
+            float w[3], d[3];
+            uint32_t f = px_closest_point_triangle(p, pv[0], pv[1], pv[2], w, d);
+            char label[64];
+            snprintf(label, sizeof(label), "sliver seed 99, vertex order %d%d%d", pm[0], pm[1], pm[2]);
+            bad |= check_answer(label, p, pv, 3, f, w, d, tol);
+            bad |= f != 7u;
+        }
+    }
     return bad;
 }
 

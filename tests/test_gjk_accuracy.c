@@ -912,6 +912,24 @@ static const pxt_frozen_case reg_sliver_simplex_witness_gap_case = { "reg_sliver
     { 0x1.dd99e8p-3f, 0x1.b34b46p-6f, 0x1.5b77bep-2f, 0x1.d263bp-1f },
     { -0x1.4c5cbap-9f, -0x1.22bd88p-10f, 0x1.184a02p-9f } };
 
+/* A px_shape_box (half extents 2.64, 6.3e-4, 0.35) touching a flat tetrahedron (d* = 2.1e-8; PX_TEST_SEED=49,
+ * sample 76034). Right at scale 1; scaled by 1e3 GJK reached a Minkowski segment 0.114 from the origin, and
+ * the next support point made a triangle 5808 long and 0.35 high whose float solve put its face 0.142 from
+ * the origin (it is 1.9e-4): no progress, and GJK returned d 0.1136 where the scaled inputs' d* is 1e-4
+ * (1.95e-5 S_s, tol 0.066). A stalled step is now solved again in double. */
+static const float reg_thin_box_flat_tetra_scale_b[] = {
+    -0x1.ab4a78p-1f, -0x1.9dd49p-1f, -0x1.04ae3ap+0f, 0x1.149dcep-5f, -0x1.ce077p-2f, -0x1.bbd5cp-2f,
+    0x1.56d986p+1f, 0x1.685b92p+0f, 0x1.854cbcp+1f, 0x1.bac128p+0f, 0x1.9e5b2ep-1f, 0x1.f1fc9ep+0f
+};
+static const pxt_frozen_case reg_thin_box_flat_tetra_scale_case = { "reg_thin_box_flat_tetra_scale",
+    PXT_K_FLAT_TETRA,
+    1, 0, { 0x1.51c81ep+1f, 0x1.498d96p-11f, 0x1.642abp-2f }, NULL,
+    0, 4, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_thin_box_flat_tetra_scale_b,
+    { -0x1.1bec72p-3f, -0x1.3f228ep-2f, 0x1.2ad308p-1f, -0x1.794a4ep-1f },
+    { 0x1.304cc8p+0f, 0x1.835138p-2f, -0x1.8daf28p-3f },
+    { 0x0p+0f, 0x0p+0f, 0x0p+0f, 0x1p+0f },
+    { 0x1.6922p+0f, -0x1.2fb388p+0f, -0x1.067e6ep+1f } };
+
 static int reg_parallel_segments_far(void)
 {
     return run_frozen(&reg_parallel_segments_far_case);
@@ -967,6 +985,11 @@ static int reg_sliver_simplex_witness_gap(void)
     return run_frozen(&reg_sliver_simplex_witness_gap_case);
 }
 
+static int reg_thin_box_flat_tetra_scale(void)
+{
+    return run_frozen(&reg_thin_box_flat_tetra_scale_case);
+}
+
 int test_gjk_accuracy(void)
 {
     PX_SUITE_BEGIN;
@@ -982,6 +1005,7 @@ int test_gjk_accuracy(void)
     PX_RUN_SUBTEST(reg_triangle_segment_scale);
     PX_RUN_SUBTEST(reg_thin_boxes_overlap_scale);
     PX_RUN_SUBTEST(reg_sliver_simplex_witness_gap);
+    PX_RUN_SUBTEST(reg_thin_box_flat_tetra_scale);
     PX_RUN_SUBTEST(random_pairs);
     PX_SUITE_END;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "proxima/proxima.h"
+#include "simplex/simplex_internal.h"
 #include "support/ref_geometry.h"
 #include "support/rng.h"
 #include "test.h"
@@ -699,6 +700,73 @@ static int degenerate_triangle_warns(void)
 }
 
 /* Random simplices of 1..4 vertices: closest point, weights and witnesses against the brute force. */
+/* One simplex of witness_brute_force: the reduced point and the witnesses against the long-double brute
+ * force, within 1e-5 of the largest |p|, |q|. Returns 1 (and prints, if print) on a violation. */
+static int witness_case(const char* label, int n, float p[4][3], float q[4][3], bool print)
+{
+    px_simplex s;
+    px_simplex_reset(&s);
+    for (int i = 0; i < n; ++i)
+    {
+        PX_CHECK_STATUS(px_simplex_push(&s, p[i], q[i], i, 100 + i), PX_OK);
+    }
+    px_simplex orig = s;
+    float dest[3];
+    px_status st = px_simplex_reduce(&s, dest);
+    ldv3 w[4];
+    double scale = 0.0;
+    for (int i = 0; i < n; ++i)
+    {
+        ldv_from_f(orig.v[i].w, w[i]);
+        scale = fmax(scale, fmax(len3(p[i]), len3(q[i])));
+    }
+    long double lam[4];
+    brute_force_weights(w, n, lam);
+    double ea[3] = { 0, 0, 0 }, eb[3] = { 0, 0, 0 }, ev[3] = { 0, 0, 0 };
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < 3; ++j)
+        {
+            ea[j] += (double)lam[i] * p[i][j];
+            eb[j] += (double)lam[i] * q[i][j];
+            ev[j] += (double)(lam[i] * w[i][j]);
+        }
+    float pa[3], pb[3];
+    px_simplex_witness_points(&s, pa, pb);
+    double tol = 1e-5 * scale;
+    bool bad = !(st == PX_OK || st == PX_WARN_DEGENERATE);
+    for (int j = 0; j < 3; ++j)
+    {
+        bad = bad || !(fabs((double)dest[j] - ev[j]) <= tol) || !(fabs((double)pa[j] - ea[j]) <= tol) ||
+              !(fabs((double)pb[j] - eb[j]) <= tol) || !(fabs((double)(pa[j] - pb[j]) - (double)dest[j]) <= tol);
+    }
+    /* the kept vertices are the ones with positive reference weight, in order */
+    uint32_t ref_mask = 0;
+    for (int i = 0; i < n; ++i)
+    {
+        if (lam[i] > 1e-4L)
+        {
+            ref_mask |= 1u << i;
+        }
+    }
+    bad = bad || (s.feature & ref_mask) != ref_mask;
+    if (n == 4 && lam[0] > 1e-4L && lam[1] > 1e-4L && lam[2] > 1e-4L && lam[3] > 1e-4L)
+    {
+        bad = bad || !px_simplex_encloses_origin(&s);
+    }
+    if (bad && print)
+    {
+        fprintf(stderr,
+                "%s (n = %d): status %d, feature %u (reference support %u), point {%.9g, %.9g, "
+                "%.9g} vs {%.9g, %.9g, %.9g}, witness a {%.9g, %.9g, %.9g} vs {%.9g, %.9g, %.9g}, b {%.9g, %.9g, "
+                "%.9g} vs {%.9g, %.9g, %.9g}, tol %.3g\n",
+                label, n, (int)st, s.feature, ref_mask, (double)dest[0], (double)dest[1], (double)dest[2], ev[0],
+                ev[1], ev[2], (double)pa[0], (double)pa[1], (double)pa[2], ea[0], ea[1], ea[2], (double)pb[0],
+                (double)pb[1], (double)pb[2], eb[0], eb[1], eb[2], tol);
+        dump_simplex(label, &orig);
+    }
+    return bad ? 1 : 0;
+}
+
 static int witness_brute_force(void)
 {
     px_rng r = px_rng_seeded(0x51e7);
@@ -714,75 +782,113 @@ static int witness_brute_force(void)
                 p[i][j] = (float)(px_rng_range(&r, -1, 1) * sc);
                 q[i][j] = (float)((px_rng_range(&r, -1, 1) + (k % 8 < 4 ? 0.6 : 0.0)) * sc);
             }
+        char label[48];
+        snprintf(label, sizeof(label), "random simplex %d", k);
+        failures += witness_case(label, n, p, q, failures < 3);
+    }
+    if (failures > 0)
+    {
+        fprintf(stderr, "witness brute force: %d of 8000 random simplices fail\n", failures);
+        return 1;
+    }
+    return 0;
+}
+
+/* witness_brute_force at PX_TEST_SEED=10, simplex 4623: the origin nearest face 123 of a tetrahedron, a
+ * sliver of aspect 201 (edges 24, 79, 103; 0.51 high over the longest) 8.6 from the origin. Its float
+ * weights, ratios of cross products of vertices 18 to 64 long, were off by 1.7e-5 and put the witnesses
+ * 3.8e-4 from the reference (tol 3.71e-4). px_simplex_reduce now recomputes a segment's or a triangle's
+ * weights in double. */
+static int reg_sliver_face_witness(void)
+{
+    float p[4][3] = { { -0x1.34p+4f, -0x1.20c1cp+4f, -0x1.1de4e8p+3f },
+                      { 0x1.fe7732p+2f, -0x1.3d0f72p+4f, 0x1.7af236p+0f },
+                      { -0x1.5cefe6p+3f, -0x1.e88e1cp+3f, 0x1.07a2d2p+3f },
+                      { -0x1.6c2226p+4f, 0x1.1fbdecp+4f, -0x1.7295fap+4f } };
+    float q[4][3] = { { -0x1.cbb086p+2f, 0x1.df0768p+2f, 0x1.c32cb4p+4f },
+                      { 0x1.83521ap+2f, -0x1.67cc7ep+2f, -0x1.1ab638p+3f },
+                      { -0x1.9d1f26p+4f, 0x1.85c5ccp+3f, -0x1.1f7676p+4f },
+                      { 0x1.047516p+4f, -0x1.35408cp+3f, 0x1.38488p+4f } };
+    return witness_case("sliver face witness (seed 10)", 4, p, q, true);
+}
+
+/* pxi_simplex_solve_double, GJK's fallback for a step its float solve got wrong, against the long-double
+ * brute force on the random simplices of witness_brute_force and on slivers (a third vertex 1e-3 .. 1e-6
+ * of the length off the line of the other two): the point within rounding of the reference (float dest:
+ * 2 eps of the largest |w|), the feature holding every vertex of reference weight above 1e-6, weights
+ * summing to 1. */
+static int solve_double_brute_force(void)
+{
+    px_rng r = px_rng_seeded(0xd0b1e);
+    int failures = 0;
+    for (int k = 0; k < 8000; ++k)
+    {
+        int n = 1 + k % 4;
+        double sc = pow(10.0, px_rng_range(&r, -2, 2));
+        float p[4][3], q[4][3] = { { 0 } };
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < 3; ++j)
+            {
+                p[i][j] = (float)((px_rng_range(&r, -1, 1) + 0.3) * sc);
+            }
+        if (n >= 3 && k % 8 >= 4)
+        {
+            /* sliver: the third vertex near the line of the first two */
+            double t = px_rng_unit(&r), h = pow(10.0, px_rng_range(&r, -6, -3));
+            for (int j = 0; j < 3; ++j)
+            {
+                p[2][j] = (float)((double)p[0][j] + t * ((double)p[1][j] - (double)p[0][j]) +
+                                  h * sc * px_rng_range(&r, -1, 1));
+            }
+        }
         px_simplex s;
         px_simplex_reset(&s);
         for (int i = 0; i < n; ++i)
         {
             PX_CHECK_STATUS(px_simplex_push(&s, p[i], q[i], i, 100 + i), PX_OK);
         }
-        px_simplex orig = s;
-        float dest[3];
-        px_status st = px_simplex_reduce(&s, dest);
+        float bary[4], dest[3];
+        uint32_t f = pxi_simplex_solve_double(&s, false, bary, dest);
         ldv3 w[4];
         double scale = 0.0;
         for (int i = 0; i < n; ++i)
         {
-            ldv_from_f(orig.v[i].w, w[i]);
-            scale = fmax(scale, fmax(len3(p[i]), len3(q[i])));
+            ldv_from_f(s.v[i].w, w[i]);
+            scale = fmax(scale, len3(s.v[i].w));
         }
         long double lam[4];
         brute_force_weights(w, n, lam);
-        double ea[3] = { 0, 0, 0 }, eb[3] = { 0, 0, 0 }, ev[3] = { 0, 0, 0 };
+        long double ev[3] = { 0, 0, 0 };
+        uint32_t ref_mask = 0;
+        double sum = 0.0;
         for (int i = 0; i < n; ++i)
+        {
             for (int j = 0; j < 3; ++j)
             {
-                ea[j] += (double)lam[i] * p[i][j];
-                eb[j] += (double)lam[i] * q[i][j];
-                ev[j] += (double)(lam[i] * w[i][j]);
+                ev[j] += lam[i] * w[i][j];
             }
-        float pa[3], pb[3];
-        px_simplex_witness_points(&s, pa, pb);
-        double tol = 1e-5 * scale;
-        bool bad = !(st == PX_OK || st == PX_WARN_DEGENERATE);
-        for (int j = 0; j < 3; ++j)
-        {
-            bad = bad || !(fabs((double)dest[j] - ev[j]) <= tol) || !(fabs((double)pa[j] - ea[j]) <= tol) ||
-                  !(fabs((double)pb[j] - eb[j]) <= tol) || !(fabs((double)(pa[j] - pb[j]) - (double)dest[j]) <= tol);
+            ref_mask |= lam[i] > 1e-6L ? 1u << i : 0u;
+            sum += (double)bary[i];
         }
-        /* the kept vertices are the ones with positive reference weight, in order */
-        uint32_t ref_mask = 0;
-        for (int i = 0; i < n; ++i)
-        {
-            if (lam[i] > 1e-4L)
-            {
-                ref_mask |= 1u << i;
-            }
-        }
-        bad = bad || (s.feature & ref_mask) != ref_mask;
-        if (n == 4 && lam[0] > 1e-4L && lam[1] > 1e-4L && lam[2] > 1e-4L && lam[3] > 1e-4L)
-        {
-            bad = bad || !px_simplex_encloses_origin(&s);
-        }
+        double err = sqrt((double)((dest[0] - ev[0]) * (dest[0] - ev[0]) + (dest[1] - ev[1]) * (dest[1] - ev[1]) +
+                                   (dest[2] - ev[2]) * (dest[2] - ev[2])));
+        bool bad = !(err <= 2.0 * FLT_EPSILON * scale) || (f & ref_mask) != ref_mask || !(fabs(sum - 1.0) <= 1e-6);
         if (bad)
         {
             if (failures < 3)
             {
-                fprintf(
-                    stderr,
-                    "random simplex %d (n = %d): status %d, feature %u (reference support %u), point {%.9g, %.9g, "
-                    "%.9g} vs {%.9g, %.9g, %.9g}, witness a {%.9g, %.9g, %.9g} vs {%.9g, %.9g, %.9g}, b {%.9g, %.9g, "
-                    "%.9g} vs {%.9g, %.9g, %.9g}, tol %.3g\n",
-                    k, n, (int)st, s.feature, ref_mask, (double)dest[0], (double)dest[1], (double)dest[2], ev[0], ev[1],
-                    ev[2], (double)pa[0], (double)pa[1], (double)pa[2], ea[0], ea[1], ea[2], (double)pb[0],
-                    (double)pb[1], (double)pb[2], eb[0], eb[1], eb[2], tol);
-                dump_simplex("random", &orig);
+                fprintf(stderr,
+                        "solve_double %d (n = %d): feature %u (reference support %u), point error %.3g (tol %.3g), "
+                        "weight sum %.9g\n",
+                        k, n, f, ref_mask, err, 2.0 * FLT_EPSILON * scale, sum);
+                dump_simplex("solve_double", &s);
             }
             ++failures;
         }
     }
     if (failures > 0)
     {
-        fprintf(stderr, "witness brute force: %d of 8000 random simplices fail\n", failures);
+        fprintf(stderr, "solve_double brute force: %d of 8000 simplices fail\n", failures);
         return 1;
     }
     return 0;
@@ -846,6 +952,8 @@ int test_simplex(void)
     PX_RUN_SUBTEST(reduce_shared_edge_ties);
     PX_RUN_SUBTEST(degenerate_triangle_warns);
     PX_RUN_SUBTEST(witness_brute_force);
+    PX_RUN_SUBTEST(reg_sliver_face_witness);
+    PX_RUN_SUBTEST(solve_double_brute_force);
     PX_RUN_SUBTEST(max_norm2_and_cache);
     PX_SUITE_END;
 }

@@ -128,6 +128,43 @@ static void refine_feature(const vec3 p, const float* const* v, uint32_t f, floa
     px_v3_copy(p, dest); /* inside the tetrahedron */
 }
 
+/* The weights of a face answer (three bits of f) recomputed in double from the original coordinates, so
+ * that they rebuild dest: the kernel's float weights only name the face, and on a sliver they are off by
+ * eps |v - p|^2 / (twice its area), which at aspect 200 moves the rebuilt point by 2e-4 of its length
+ * (pxi_triangle_weights_double). Kept when the double weights disagree with the kernel's choice (one below
+ * zero: p projects onto the face's boundary within rounding). Only for callers that asked for weights. */
+static void face_weights_double(const vec3 p, const float* const* v, uint32_t f, float* bary)
+{
+    if (px_feature_kind_of(f) != PX_FEATURE_FACE)
+    {
+        return;
+    }
+    int idx[3], n = 0;
+    for (int i = 0; i < 4; ++i)
+    {
+        if (f & (1u << i))
+        {
+            idx[n++] = i;
+        }
+    }
+    double t[3][3], lam[3];
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            t[i][k] = (double)v[idx[i]][k] - (double)p[k];
+        }
+    }
+    if (!pxi_triangle_weights_double(t[0], t[1], t[2], lam) || !(lam[0] >= 0.0 && lam[1] >= 0.0 && lam[2] >= 0.0))
+    {
+        return;
+    }
+    for (int i = 0; i < 3; ++i)
+    {
+        bary[idx[i]] = (float)lam[i];
+    }
+}
+
 uint32_t px_closest_point_segment(const vec3 p, const vec3 a, const vec3 b, float bary[2], vec3 dest)
 {
     const float* v[2] = { a, b };
@@ -157,6 +194,7 @@ uint32_t px_closest_point_triangle(const vec3 p, const vec3 a, const vec3 b, con
     refine_feature(p, v, f, w, dest);
     if (bary != NULL)
     {
+        face_weights_double(p, v, f, w);
         bary[0] = w[0];
         bary[1] = w[1];
         bary[2] = w[2];
@@ -245,6 +283,7 @@ uint32_t px_closest_point_tetrahedron(const vec3 p, const vec3 a, const vec3 b, 
     }
     if (bary != NULL)
     {
+        face_weights_double(p, v, f, w);
         for (int i = 0; i < 4; ++i)
         {
             bary[i] = w[i];

@@ -286,6 +286,36 @@ static inline uint32_t pxi_closest_origin_triangle_ex(const vec3 a, const vec3 b
     return pxi_closest_origin_triangle_edges(a, b, c, newest, bary, dest);
 }
 
+/* Barycentric weights of the origin's projection onto the plane of triangle abc, in double.
+ *
+ * The float kernels' weights are ratios of areas, n . (b x c) / |n|^2, and each cross product of vertices
+ * rounds by eps |b| |c|: the weights err by about eps |v|^2 / |n|, which on a sliver (aspect 200) is 1e-5 and
+ * moves a point rebuilt from them by 1e-5 of the triangle's length. In double the same formula errs by
+ * 1e-16 |v|^2 / |n|, and the normal from the two edges at a, off by 1e-16 times the aspect ratio, needs no
+ * choice of edges. Float inputs cannot overflow or underflow these products in double. False (lam untouched)
+ * when the triangle is degenerate even in double. Not for the hot path: it runs on request (public queries
+ * that return weights, the final simplex of GJK, a stalled GJK step). */
+static inline bool pxi_triangle_weights_double(const double* a, const double* b, const double* c, double lam[3])
+{
+    double ab[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
+    double ac[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
+    double n[3] = { ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2], ab[0] * ac[1] - ab[1] * ac[0] };
+    double nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+    if (!(nn > 0.0))
+    {
+        return false;
+    }
+    const double* v[3] = { a, b, c };
+    for (int i = 0; i < 3; ++i)
+    {
+        const double* p = v[(i + 1) % 3];
+        const double* q = v[(i + 2) % 3];
+        double t[3] = { p[1] * q[2] - p[2] * q[1], p[2] * q[0] - p[0] * q[2], p[0] * q[1] - p[1] * q[0] };
+        lam[i] = (n[0] * t[0] + n[1] * t[1] + n[2] * t[2]) / nn;
+    }
+    return true;
+}
+
 /* Closest point of triangle abc to the origin. */
 static inline uint32_t pxi_closest_origin_triangle(const vec3 a, const vec3 b, const vec3 c, float bary[3],
                                                    vec3 dest)

@@ -260,6 +260,30 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
         float bary[4];
         uint32_t f = pxi_simplex_solve_newest(s, max_w, bary, v_new, &degenerate);
         float vv_new = px_v3_norm2(v_new);
+        if (PX_UNLIKELY(f != 15u && !(vv_new < vv)))
+        {
+            /* The gap test above showed w beyond v's plane, so in exact arithmetic the new simplex is nearer
+             * than v. A float solve that says otherwise may be wrong rather than at the rounding floor: on a
+             * sliver its plane is lost. A Minkowski triangle 5808 long and 0.35 high, its nearest vertex
+             * 1386 from the origin, has its normal's direction off by up to eps times the product of its two
+             * shortest edges over twice its area (4e-4): the face came out 0.142 from the origin where it is
+             * 1.9e-4, and GJK stopped at 0.114 with the shapes touching. So the same simplex is solved again
+             * in double, which such a sliver does not defeat. Only this rare step pays for it (the common
+             * path costs the one comparison), and only a nearer answer is taken, so every step still
+             * shortens v and the loop stays bounded. */
+            float bary_d[4];
+            vec3 v_d;
+            uint32_t fd = pxi_simplex_solve_double(s, true, bary_d, v_d);
+            float vv_d = px_v3_norm2(v_d);
+            if (fd == 15u || vv_d < vv)
+            {
+                GJK_TRACE("gjk %d: float solve %u vv %.9g, double solve %u vv %.9g\n", iter, f, vv_new, fd, vv_d);
+                f = fd;
+                memcpy(bary, bary_d, sizeof(bary_d));
+                px_v3_copy(v_d, v_new);
+                vv_new = vv_d;
+            }
+        }
         if (f == 15u)
         {
             pxi_simplex_commit(s, f, bary);
@@ -330,79 +354,23 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
     return PX_OK;
 }
 
-/* The witness points of the final simplex, from its weights recomputed in double.
- *
- * The simplex solver's float weights are exact enough for v, which it computes by a plane projection, but
- * not for the witnesses: point_a - point_b = sum(lambda_i w_i), so a weight error moves it within the
- * simplex's plane, by eps |w| / h for a triangle of height h (the weights are ratios of areas, n . (b x c)
- * over |n|^2). Long thin shapes give thin Minkowski triangles: a segment against a near-parallel polygon
- * ended on a triangle 7e-3 long and 7.6e-7 high, 6.9e-6 from the origin, and its witnesses missed
- * point_b = point_a + d n by 1.9e-7 (2.7e-5 of the shapes' size). Recomputed in double the same weights
- * are good to 1e-16 |w| / h. They are computed from the simplex's float w, the points v came from, not
- * from the exact p - q: on a short edge far from the origin the foot of the perpendicular moves by the
- * distance over the edge length times w's rounding (an edge 1.9 long, 337 away: 5e-3), and the witnesses
- * must agree with v, not with a simplex rounded differently. The feature is the solver's: when the double
- * weights disagree with it (one below zero, rounding at a boundary), the float weights are kept. This runs
- * once per query, not in the loop. */
+/* The witness points of the final simplex, from its weights recomputed in double
+ * (pxi_simplex_weights_double), summed in double. A segment against a near-parallel polygon ended on a
+ * Minkowski triangle 7e-3 long and 7.6e-7 high, 6.9e-6 from the origin, and the float weights' witnesses
+ * missed point_b = point_a + d n by 1.9e-7 (2.7e-5 of the shapes' size). This runs once per query, not in
+ * the loop. */
 static void simplex_witness_refined(const px_simplex* s, vec3 pa, vec3 pb)
 {
-    double w[3][3];
-    double lam[3];
-    int n = s->count;
-    if (n < 2 || n > 3)
+    double lam[4];
+    if (!pxi_simplex_weights_double(s, lam))
     {
         pxi_simplex_witness(s, pa, pb);
         return;
     }
-    for (int i = 0; i < n; ++i)
-    {
-        for (int j = 0; j < 3; ++j)
-        {
-            w[i][j] = (double)s->v[i].w[j];
-        }
-    }
-    double e1[3], e2[3];
-    for (int j = 0; j < 3; ++j)
-    {
-        e1[j] = w[1][j] - w[0][j];
-        e2[j] = n == 3 ? w[2][j] - w[0][j] : 0.0;
-    }
-    if (n == 2)
-    {
-        /* the origin's projection on the segment's line: w0 + t e1 with t = -w0 . e1 / |e1|^2 */
-        double den = e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2];
-        double t = -(w[0][0] * e1[0] + w[0][1] * e1[1] + w[0][2] * e1[2]) / den;
-        lam[0] = 1.0 - t;
-        lam[1] = t;
-    }
-    else
-    {
-        /* the origin's projection on the plane: weights are the sub-triangles' areas against the normal
-         * (see pxi_closest_origin_triangle_ex) */
-        double nv[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
-                         e1[0] * e2[1] - e1[1] * e2[0] };
-        double nn = nv[0] * nv[0] + nv[1] * nv[1] + nv[2] * nv[2];
-        for (int i = 0; i < 3; ++i)
-        {
-            const double* b = w[(i + 1) % 3];
-            const double* c = w[(i + 2) % 3];
-            double t[3] = { b[1] * c[2] - b[2] * c[1], b[2] * c[0] - b[0] * c[2], b[0] * c[1] - b[1] * c[0] };
-            lam[i] = (nv[0] * t[0] + nv[1] * t[1] + nv[2] * t[2]) / nn;
-        }
-    }
-    for (int i = 0; i < n; ++i)
-    {
-        /* written so that NaN (a zero-length edge or area) also keeps the float weights */
-        if (!(lam[i] >= 0.0 && lam[i] <= 1.0))
-        {
-            pxi_simplex_witness(s, pa, pb);
-            return;
-        }
-    }
     for (int j = 0; j < 3; ++j)
     {
         double a = 0.0, b = 0.0;
-        for (int i = 0; i < n; ++i)
+        for (int i = 0; i < s->count; ++i)
         {
             a += lam[i] * (double)s->v[i].p[j];
             b += lam[i] * (double)s->v[i].q[j];

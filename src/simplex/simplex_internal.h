@@ -153,6 +153,65 @@ static inline void pxi_simplex_witness(const px_simplex* s, vec3 pa, vec3 pb)
     }
 }
 
+/* Closest point of the simplex to the origin in double, every feature tried (simplex.c): the slow, sure
+ * answer for the rare step whose float solve is known to be wrong. Same contract as
+ * pxi_simplex_solve_newest (with newest set, only features containing the last vertex). */
+uint32_t pxi_simplex_solve_double(const px_simplex* s, bool newest, float bary[4], vec3 dest);
+
+/* The weights of the closest point of a reduced simplex, recomputed in double.
+ *
+ * The solver's float weights are exact enough for v, which it computes by a plane projection, but not for
+ * the witnesses: point_a - point_b = sum(lambda_i w_i), so a weight error moves it within the simplex's
+ * plane, by eps |w| / h for a triangle of height h (the weights are ratios of areas, n . (b x c) over |n|^2).
+ * Recomputed in double they are good to 1e-16 |w| / h. They are computed from the simplex's float w, the
+ * points v came from, not from the exact p - q: on a short edge far from the origin the foot of the
+ * perpendicular moves by the distance over the edge length times w's rounding, and the witnesses must agree
+ * with v, not with a simplex rounded differently. The feature is the solver's: when the double weights
+ * disagree with it (one outside [0, 1], rounding at a boundary), the float weights stand. */
+static inline bool pxi_simplex_weights_double(const px_simplex* s, double lam[4])
+{
+    int n = s->count;
+    if (n < 2 || n > 3)
+    {
+        return false;
+    }
+    double w[3][3];
+    for (int i = 0; i < n; ++i)
+    {
+        for (int j = 0; j < 3; ++j)
+        {
+            w[i][j] = (double)s->v[i].w[j];
+        }
+    }
+    double l[3];
+    if (n == 2)
+    {
+        /* the origin's projection on the segment's line: w0 + t e with t = -w0 . e / |e|^2 */
+        double e[3] = { w[1][0] - w[0][0], w[1][1] - w[0][1], w[1][2] - w[0][2] };
+        double den = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+        double t = -(w[0][0] * e[0] + w[0][1] * e[1] + w[0][2] * e[2]) / den;
+        l[0] = 1.0 - t;
+        l[1] = t;
+    }
+    else if (!pxi_triangle_weights_double(w[0], w[1], w[2], l))
+    {
+        return false;
+    }
+    for (int i = 0; i < n; ++i)
+    {
+        /* written so that NaN (a zero-length edge) also keeps the float weights */
+        if (!(l[i] >= 0.0 && l[i] <= 1.0))
+        {
+            return false;
+        }
+    }
+    for (int i = 0; i < n; ++i)
+    {
+        lam[i] = l[i];
+    }
+    return true;
+}
+
 static inline float pxi_simplex_max_norm2(const px_simplex* s)
 {
     float m = 0.0f;
