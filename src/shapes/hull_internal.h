@@ -4,6 +4,8 @@
 
 #include "../core/px_math.h"
 
+#include <stdint.h>
+
 #include "proxima/hull.h"
 
 /* The hill-climbing graph is an array of 16-byte nodes, one record per vertex, so that a climb step reads
@@ -156,7 +158,8 @@ static inline void pxi_hull_prefetch_record(const struct px_hull* hull, int32_t 
 #if defined(__GNUC__) || defined(__clang__)
     const pxi_climb_node* n = &hull->climb_nodes[record];
     __builtin_prefetch(n);
-    __builtin_prefetch(n + 4);
+    /* the next cache line, by address arithmetic: a short record at the end of the array has no n + 4 */
+    __builtin_prefetch((const void*)((uintptr_t)n + 64u));
 #else
     (void)hull;
     (void)record;
