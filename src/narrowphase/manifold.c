@@ -308,9 +308,9 @@ static float poly_face_spread(const pxi_poly* p, int f, const vec3 dir)
  * the one the contact is on is the better choice), plus how far the face falls back from its deepest vertex
  * along dir (a rock resting on a face, with a neighbour tilted by 1e-3 rad and both planes through the
  * witness on their shared edge: the face lying flat carries the contact, the tilted one would leave its
- * deepest corner out of the manifold); then the lower index. Returns -1 when nothing compares (NaN). The work is in the shape's frame:
- * a scan of the vertices and of the faces' index lists, a few dot products each. A triangle's two faces
- * both hold every vertex: the one facing dir wins (the front on an exact tie). */
+ * deepest corner out of the manifold); then the lower index. Returns -1 when nothing compares (NaN). The
+ * work is in the shape's frame: a scan of the vertices and of the faces' index lists, a few dot products
+ * each. A triangle's two faces both hold every vertex: the one facing dir wins (the front on an exact tie). */
 static int poly_best_face(const pxi_poly* p, const vec3 dir, const vec3 w, float* align)
 {
     vec3 dl, wl, t;
