@@ -113,7 +113,8 @@ __attribute__((target("avx2"))) static inline __m256 soa_dot8(const float* xs, c
 __attribute__((target("avx2"))) static int32_t soa_scan8_avx2(const float* soa, int count, const vec3 d)
 {
     (void)count;
-    const __m256 dot = soa_dot8(soa, soa + 8, soa + 16, _mm256_set1_ps(d[0]), _mm256_set1_ps(d[1]), _mm256_set1_ps(d[2]));
+    const __m256 dot =
+        soa_dot8(soa, soa + 8, soa + 16, _mm256_set1_ps(d[0]), _mm256_set1_ps(d[1]), _mm256_set1_ps(d[2]));
     if (_mm256_movemask_ps(_mm256_cmp_ps(_mm256_sub_ps(dot, dot), _mm256_setzero_ps(), _CMP_NEQ_UQ)) != 0)
     {
         return PXI_SUPPORT_NON_FINITE; /* NaN lanes for non-finite dots */
