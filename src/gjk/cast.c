@@ -840,15 +840,7 @@ px_status px_shape_cast_world(const px_shape* a, const px_transform* ta, const p
     {
         return PX_ERR_NON_FINITE;
     }
-    if (cq.pair.b_rotated)
-    {
-        px_rot_mulv(&cq.pair.rot_b, cb_local, cb);
-    }
-    else
-    {
-        px_v3_copy(cb_local, cb);
-    }
-    px_v3_add(cb, cq.pair.pos_b, cb);
+    pxi_point_from_b(&cq.pair, cb_local, cb);
     float size = hda + hdb + a->radius + b->radius;
     float coord = 2.0f * size + length_any(ca) + length_any(cb_local);
     float tol = px_maxf(config->rel_tolerance * size, PXI_CAST_TOL_FLOOR * coord);

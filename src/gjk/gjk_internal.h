@@ -58,20 +58,40 @@ static inline int32_t pxi_support_a(const pxi_gjk_pair* pair, const vec3 d, vec3
     return pxi_support_local(pair->a, pair->scan_a, pair->climb_a, &pair->climb_start[0], d, dest);
 }
 
+/* A direction of frame A in B's frame (B's rotation transposed; the same vector when B is not rotated). */
+static inline void pxi_direction_in_b(const pxi_gjk_pair* pair, const vec3 d, vec3 dest)
+{
+    if (pair->b_rotated)
+    {
+        px_rot_tmulv(&pair->rot_b, d, dest);
+    }
+    else
+    {
+        px_v3_copy(d, dest);
+    }
+}
+
+/* A point of B's frame in frame A: B's rotation, then its translation. s and dest may be the same. */
+static inline void pxi_point_from_b(const pxi_gjk_pair* pair, const vec3 s, vec3 dest)
+{
+    if (pair->b_rotated)
+    {
+        px_rot_mulv(&pair->rot_b, s, dest);
+    }
+    else
+    {
+        px_v3_copy(s, dest);
+    }
+    px_v3_add(dest, pair->pos_b, dest);
+}
+
 /* Support of B along d (frame A), returned in frame A. */
 static inline int32_t pxi_support_b(const pxi_gjk_pair* pair, const vec3 d, vec3 dest)
 {
-    if (!pair->b_rotated)
-    {
-        int32_t i = pxi_support_local(pair->b, pair->scan_b, pair->climb_b, &pair->climb_start[1], d, dest);
-        px_v3_add(dest, pair->pos_b, dest);
-        return i;
-    }
     vec3 dl, s;
-    px_rot_tmulv(&pair->rot_b, d, dl);
+    pxi_direction_in_b(pair, d, dl);
     int32_t i = pxi_support_local(pair->b, pair->scan_b, pair->climb_b, &pair->climb_start[1], dl, s);
-    px_rot_mulv(&pair->rot_b, s, dest);
-    px_v3_add(dest, pair->pos_b, dest);
+    pxi_point_from_b(pair, s, dest);
     return i;
 }
 
@@ -89,14 +109,7 @@ static inline int32_t pxi_support_ab(const pxi_gjk_pair* pair, const vec3 d, con
         return ia;
     }
     vec3 vl;
-    if (pair->b_rotated)
-    {
-        px_rot_tmulv(&pair->rot_b, v, vl);
-    }
-    else
-    {
-        px_v3_copy(v, vl);
-    }
+    pxi_direction_in_b(pair, v, vl);
     float best_a, best_b;
     int32_t* start = pair->climb_start;
     int32_t ra = pxi_hull_climb_start(pair->climb_a, d, start[0], &best_a);
@@ -110,17 +123,7 @@ static inline int32_t pxi_support_ab(const pxi_gjk_pair* pair, const vec3 d, con
     const pxi_climb_node* na = &pair->climb_a->climb_nodes[ra];
     const pxi_climb_node* nb = &pair->climb_b->climb_nodes[rb];
     px_v3_set(na->v.p[0], na->v.p[1], na->v.p[2], p);
-    vec3 s;
-    px_v3_set(nb->v.p[0], nb->v.p[1], nb->v.p[2], s);
-    if (pair->b_rotated)
-    {
-        px_rot_mulv(&pair->rot_b, s, q);
-    }
-    else
-    {
-        px_v3_copy(s, q);
-    }
-    px_v3_add(q, pair->pos_b, q);
+    pxi_point_from_b(pair, nb->v.p, q);
     *ib = nb->v.link;
     return na->v.link;
 }
@@ -133,15 +136,7 @@ static inline bool pxi_vertex_b(const pxi_gjk_pair* pair, int32_t index, vec3 de
     {
         return false;
     }
-    if (pair->b_rotated)
-    {
-        px_rot_mulv(&pair->rot_b, s, dest);
-    }
-    else
-    {
-        px_v3_copy(s, dest);
-    }
-    px_v3_add(dest, pair->pos_b, dest);
+    pxi_point_from_b(pair, s, dest);
     return true;
 }
 

@@ -81,13 +81,8 @@ static bool contact_segments(const px_shape* a, const px_shape* b, const pxi_gjk
     {
         return false;
     }
-    if (pair->b_rotated)
-    {
-        px_rot_mulv(&pair->rot_b, pb, pb);
-        px_rot_mulv(&pair->rot_b, qb, qb);
-    }
-    px_v3_add(pb, pair->pos_b, pb);
-    px_v3_add(qb, pair->pos_b, qb);
+    pxi_point_from_b(pair, pb, pb);
+    pxi_point_from_b(pair, qb, qb);
     vec3 ca, cb, d, n;
     pxi_closest_segment_segment(pa, qa, pb, qb, ca, cb);
     px_v3_sub(cb, ca, d);
