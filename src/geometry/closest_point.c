@@ -216,21 +216,7 @@ static bool tetra_weights_double(const vec3 p, const float* const* v, double w[4
         }
         r[k] = (double)p[k] - (double)v[0][k];
     }
-#define PXI_DET3(x, y, z)                                                                                       \
-    ((x)[0] * ((y)[1] * (z)[2] - (y)[2] * (z)[1]) - (x)[1] * ((y)[0] * (z)[2] - (y)[2] * (z)[0]) +            \
-     (x)[2] * ((y)[0] * (z)[1] - (y)[1] * (z)[0]))
-    double det = PXI_DET3(e[0], e[1], e[2]);
-    double w1 = PXI_DET3(r, e[1], e[2]), w2 = PXI_DET3(e[0], r, e[2]), w3 = PXI_DET3(e[0], e[1], r);
-#undef PXI_DET3
-    if (!(fabs(det) > 0.0) || !isfinite(det))
-    {
-        return false;
-    }
-    w[1] = w1 / det;
-    w[2] = w2 / det;
-    w[3] = w3 / det;
-    w[0] = 1.0 - w[1] - w[2] - w[3];
-    return isfinite(w[0]);
+    return pxi_tetra_weights_double(e, r, 0.0, w);
 }
 
 uint32_t px_closest_point_tetrahedron(const vec3 p, const vec3 a, const vec3 b, const vec3 c, const vec3 d,

@@ -316,6 +316,35 @@ static inline bool pxi_triangle_weights_double(const double* a, const double* b,
     return true;
 }
 
+/* Weights of a point in a tetrahedron by Cramer's rule, in double: e holds the edges from vertex 0 and r the
+ * point minus vertex 0, and lam[1..3] solve r = sum lam[i] e[i - 1], lam[0] = 1 - lam[1] - lam[2] - lam[3].
+ * False (lam untouched) when |det| (six times the volume) is not above min_det, or nothing is finite. Not
+ * for the hot path: it checks float answers on request (public queries, GJK's double re-solve). */
+static inline bool pxi_tetra_weights_double(double e[3][3], const double r[3], double min_det, double lam[4])
+{
+#define PXI_DET3(x, y, z)                                                                                       \
+    ((x)[0] * ((y)[1] * (z)[2] - (y)[2] * (z)[1]) - (x)[1] * ((y)[0] * (z)[2] - (y)[2] * (z)[0]) +            \
+     (x)[2] * ((y)[0] * (z)[1] - (y)[1] * (z)[0]))
+    double det = PXI_DET3(e[0], e[1], e[2]);
+    if (!(fabs(det) > min_det) || !isfinite(det))
+    {
+        return false;
+    }
+    double l1 = PXI_DET3(r, e[1], e[2]) / det, l2 = PXI_DET3(e[0], r, e[2]) / det;
+    double l3 = PXI_DET3(e[0], e[1], r) / det;
+#undef PXI_DET3
+    double l0 = 1.0 - l1 - l2 - l3;
+    if (!isfinite(l0))
+    {
+        return false;
+    }
+    lam[0] = l0;
+    lam[1] = l1;
+    lam[2] = l2;
+    lam[3] = l3;
+    return true;
+}
+
 /* Closest point of triangle abc to the origin. */
 static inline uint32_t pxi_closest_origin_triangle(const vec3 a, const vec3 b, const vec3 c, float bary[3],
                                                    vec3 dest)

@@ -109,20 +109,8 @@ uint32_t pxi_simplex_solve_double(const px_simplex* s, bool newest, float bary[4
                 }
                 len *= sqrt(e[i][0] * e[i][0] + e[i][1] * e[i][1] + e[i][2] * e[i][2]);
             }
-#define PXI_DET3(x, y, z)                                                                                       \
-    ((x)[0] * ((y)[1] * (z)[2] - (y)[2] * (z)[1]) - (x)[1] * ((y)[0] * (z)[2] - (y)[2] * (z)[0]) +            \
-     (x)[2] * ((y)[0] * (z)[1] - (y)[1] * (z)[0]))
-            double det = PXI_DET3(e[0], e[1], e[2]);
-            if (!(fabs(det) > PXI_DOUBLE_TETRA_FLAT_REL * len))
-            {
-                continue;
-            }
-            lam[1] = PXI_DET3(r, e[1], e[2]) / det;
-            lam[2] = PXI_DET3(e[0], r, e[2]) / det;
-            lam[3] = PXI_DET3(e[0], e[1], r) / det;
-#undef PXI_DET3
-            lam[0] = 1.0 - lam[1] - lam[2] - lam[3];
-            if (!(lam[0] >= 0.0 && lam[1] >= 0.0 && lam[2] >= 0.0 && lam[3] >= 0.0))
+            if (!pxi_tetra_weights_double(e, r, PXI_DOUBLE_TETRA_FLAT_REL * len, lam) ||
+                !(lam[0] >= 0.0 && lam[1] >= 0.0 && lam[2] >= 0.0 && lam[3] >= 0.0))
             {
                 continue;
             }
