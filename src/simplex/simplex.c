@@ -70,9 +70,7 @@ uint32_t pxi_simplex_solve_double(const px_simplex* s, bool newest, float bary[4
         if (m == 2)
         {
             const double* a = w[idx[0]];
-            double e[3] = { w[idx[1]][0] - a[0], w[idx[1]][1] - a[1], w[idx[1]][2] - a[2] };
-            double den = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
-            double t = -(a[0] * e[0] + a[1] * e[1] + a[2] * e[2]) / den;
+            double t = pxi_segment_param_double(a, w[idx[1]]);
             if (!(t > 0.0 && t < 1.0))
             {
                 continue; /* also a zero-length edge (NaN) */
@@ -81,7 +79,7 @@ uint32_t pxi_simplex_solve_double(const px_simplex* s, bool newest, float bary[4
             lam[1] = t;
             for (int j = 0; j < 3; ++j)
             {
-                v[j] = a[j] + t * e[j];
+                v[j] = a[j] + t * (w[idx[1]][j] - a[j]);
             }
         }
         else if (m == 3)

@@ -186,10 +186,7 @@ static inline bool pxi_simplex_weights_double(const px_simplex* s, double lam[4]
     double l[3];
     if (n == 2)
     {
-        /* the origin's projection on the segment's line: w0 + t e with t = -w0 . e / |e|^2 */
-        double e[3] = { w[1][0] - w[0][0], w[1][1] - w[0][1], w[1][2] - w[0][2] };
-        double den = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
-        double t = -(w[0][0] * e[0] + w[0][1] * e[1] + w[0][2] * e[2]) / den;
+        double t = pxi_segment_param_double(w[0], w[1]);
         l[0] = 1.0 - t;
         l[1] = t;
     }
