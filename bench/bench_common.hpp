@@ -64,6 +64,24 @@ double support_extent(const Hull& h, Quat q, V3 direction)
     return best;
 }
 
+/// The point of the hull (in its own frame) extreme along the posed direction: the first on ties.
+V3 support_point(const Hull& h, Quat q, V3 direction)
+{
+    V3 d = quat_rotate({ -q.x, -q.y, -q.z, q.w }, direction);
+    double best = -HUGE_VAL;
+    size_t bi = 0;
+    for (size_t i = 0; i < h.points_d.size(); i += 3)
+    {
+        double t = d.x * h.points_d[i] + d.y * h.points_d[i + 1] + d.z * h.points_d[i + 2];
+        if (t > best)
+        {
+            best = t;
+            bi = i;
+        }
+    }
+    return { h.points_d[bi], h.points_d[bi + 1], h.points_d[bi + 2] };
+}
+
 struct Pair
 {
     px_transform ta, tb; ///< World poses (float): every library gets these
@@ -82,7 +100,11 @@ struct PairSet
     std::vector<Pair> pairs;
 };
 
-PairSet make_pair_set(int n)
+/// Pairs of n-point hulls. Overlapping pairs (a share kOverlapFraction of them) are deep by default: B's
+/// centroid inside A. With shallow > 0 they are resting contacts instead: B's extreme vertex along -u (u a
+/// random axis) is put on A's extreme vertex along u and pushed into A along -u by a depth log-uniform in
+/// [0.01, 1] x shallow x size, so the penetration depth is at most that.
+PairSet make_pair_set(int n, double shallow = 0.0)
 {
     SplitMix64 rng(kSeed ^ ((uint64_t)n * 0x100000001B3ULL));
     PairSet set;
@@ -101,7 +123,16 @@ PairSet make_pair_set(int n)
         pair.size = std::max(a.radius, b.radius);
         pair.overlapping = rng.uniform() < kOverlapFraction;
         V3 pb;
-        if (pair.overlapping)
+        if (pair.overlapping && shallow > 0.0)
+        {
+            // B's extreme point along -u is put on A's extreme point along u, then pushed in by the depth
+            V3 u = normalize({ rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1) });
+            double depth = shallow * pair.size * std::pow(10.0, rng.range(-2.0, 0.0));
+            V3 top_a = quat_rotate(qa, support_point(a, qa, u));
+            V3 low_b = quat_rotate(qb, support_point(b, qb, -1.0 * u));
+            pb = pa + top_a - low_b - depth * u;
+        }
+        else if (pair.overlapping)
         {
             // B's centroid goes to a point between A's centroid and one of A's vertices, inside A.
             size_t k = (size_t)(rng.uniform() * n);

@@ -122,15 +122,31 @@ void run_penetration(const Options& opt)
     std::printf("| N | proxima px_contact_world | libccd ccdGJKPenetration | ratio | libccd ccdMPRPenetration | ratio "
                 "| Bullet btGjkEpaSolver2::Penetration | ratio | proxima EPA iters mean / max |\n");
     std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    std::vector<std::string> accuracy;
+    std::vector<std::string> accuracy, accuracy_built, built_rows;
     for (int n : { 8, 16, 64, 256, 1024 })
     {
         kOverlapFraction = 1.0;
         PairSet s = make_pair_set(n);
+        // The same hulls built (px_hull_create): small pairs take the separating-axis test, larger ones EPA
+        // over hill-climbed or scanned supports.
+        std::vector<px_hull*> built;
+        std::vector<px_shape> built_shapes;
+        for (const Hull& h : s.hulls)
+        {
+            px_hull* hull = nullptr;
+            if (px_hull_create(h.points.data(), n, nullptr, &hull) < 0)
+            {
+                std::printf("| %d | hull build failed |\n", n);
+                return;
+            }
+            built.push_back(hull);
+            built_shapes.push_back(px_shape_from_hull(hull));
+        }
         // Accuracy, untimed: every library's normal bounds the depth from above.
-        DepthCheck c_px, c_gjk, c_mpr, c_bt;
+        DepthCheck c_px, c_gjk, c_mpr, c_bt, c_built;
         long iters = 0;
         int iters_max = 0;
+        int sat_count = 0;
 #if PXB_HAVE_BULLET
         auto bt = make_bullet_set(s);
 #endif
@@ -148,6 +164,15 @@ void run_penetration(const Options& opt)
             double d_px = -c.distance;
             V3 n_px = v3(c.normal);
             double o_min = dot(n_px, n_px) > 0 ? overlap_along(a, p.ta, b, p.tb, n_px) : HUGE_VAL;
+            px_contact c_b;
+            px_status st_built = px_contact_world(&built_shapes[2 * (size_t)i], &p.ta,
+                                                  &built_shapes[2 * (size_t)i + 1], &p.tb, nullptr, &c_b);
+            V3 n_built = v3(c_b.normal);
+            if (st_built >= 0 && dot(n_built, n_built) > 0)
+            {
+                o_min = std::min(o_min, overlap_along(a, p.ta, b, p.tb, n_built));
+            }
+            sat_count += c_b.method == PX_CONTACT_ANALYTIC;
 #if PXB_HAVE_CCD
             CcdHull ca = make_ccd_hull(a, p.ta), cb = make_ccd_hull(b, p.tb);
             ccd_t ccd = make_ccd_config();
@@ -180,6 +205,7 @@ void run_penetration(const Options& opt)
             }
 #endif
             note_depth(c_px, d_px, o_min, p.size, st >= 0);
+            note_depth(c_built, -c_b.distance, o_min, p.size, st_built >= 0);
 #if PXB_HAVE_CCD
             note_depth(c_gjk, depth_g, o_min, p.size, rg == 0);
             note_depth(c_mpr, depth_m, o_min, p.size, rm == 0);
@@ -193,6 +219,13 @@ void run_penetration(const Options& opt)
             px_contact c;
             g_proxima_errors += px_contact_world(&s.shapes[2 * (size_t)i], &p.ta, &s.shapes[2 * (size_t)i + 1],
                                                  &p.tb, nullptr, &c) < 0;
+            return c.distance;
+        };
+        auto q_built = [&](int i) {
+            const Pair& p = s.pairs[(size_t)i];
+            px_contact c;
+            g_proxima_errors += px_contact_world(&built_shapes[2 * (size_t)i], &p.ta,
+                                                 &built_shapes[2 * (size_t)i + 1], &p.tb, nullptr, &c) < 0;
             return c.distance;
         };
 #if PXB_HAVE_CCD
@@ -230,10 +263,21 @@ void run_penetration(const Options& opt)
 #else
         auto q_bt = [&](int) { return 0.0f; };
 #endif
-        auto t = measure_interleaved(opt.batches, kPairs, q_px, q_gjk, q_mpr, q_bt);
+        auto t = measure_interleaved(opt.batches, kPairs, q_px, q_gjk, q_mpr, q_bt, q_built);
         Timing gjk = timing_of(t[1], t[0]), mpr = timing_of(t[2], t[0]), btt = timing_of(t[3], t[0]);
+        Timing gjk_b = timing_of(t[1], t[4]), btt_b = timing_of(t[3], t[4]);
         std::printf("| %d | %.0f | %.0f | %.2fx | %.0f | %.2fx | %.0f | %.2fx | %.1f / %d |\n", n, median(t[0]),
                     gjk.ns, gjk.ratio, mpr.ns, mpr.ratio, btt.ns, btt.ratio, (double)iters / kPairs, iters_max);
+        char row_b[256];
+        std::snprintf(row_b, sizeof row_b, "| %d | %.0f | %d / %d | %.2fx | %.2fx |", n, median(t[4]), sat_count,
+                      kPairs, gjk_b.ratio, btt_b.ratio);
+        built_rows.push_back(row_b);
+        csv_row("penetration_built", n, "ccd_gjk_penetration", gjk_b.ns, median(t[4]), gjk_b.ratio);
+        csv_row("penetration_built", n, "bullet_gjkepa2_penetration", btt_b.ns, median(t[4]), btt_b.ratio);
+        for (px_hull* h : built)
+        {
+            px_hull_destroy(h);
+        }
         csv_row("penetration", n, "ccd_gjk_penetration", gjk.ns, median(t[0]), gjk.ratio);
         csv_row("penetration", n, "ccd_mpr_penetration", mpr.ns, median(t[0]), mpr.ratio);
         csv_row("penetration", n, "bullet_gjkepa2_penetration", btt.ns, median(t[0]), btt.ratio);
@@ -244,6 +288,9 @@ void run_penetration(const Options& opt)
                       c_gjk.deep, c_gjk.failed, c_mpr.max_shallow, c_mpr.shallow, c_mpr.deep, c_mpr.failed,
                       c_bt.max_shallow, c_bt.shallow, c_bt.deep, c_bt.failed);
         accuracy.push_back(line);
+        std::snprintf(line, sizeof line, "| %d | %.1e / %d / %d / %d |", n, c_built.max_shallow, c_built.shallow,
+                      c_built.deep, c_built.failed);
+        accuracy_built.push_back(line);
     }
     std::printf("\nAccuracy against o_min, the smallest overlap along any library's normal (an upper bound of the "
                 "true depth). Per library: max (o_min - depth) / S, # shallower than o_min by > %.0e S, # deeper "
@@ -251,6 +298,21 @@ void run_penetration(const Options& opt)
                 kShallow);
     std::printf("| N | proxima | libccd GJK-EPA | libccd MPR | Bullet EPA |\n|---:|---|---|---|---|\n");
     for (const std::string& l : accuracy)
+    {
+        std::printf("%s\n", l.c_str());
+    }
+    std::printf("\nThe same pairs with proxima's hulls built (px_hull_create, px_shape_from_hull): the separating-axis "
+                "test for small pairs, EPA otherwise. Median ns per query, pairs answered by the separating axes, "
+                "and the ratios peer / proxima built in the same rounds as above.\n\n");
+    std::printf("| N | proxima built hull | separating axes | libccd GJK-EPA ratio | Bullet ratio |\n"
+                "|---:|---:|---:|---:|---:|\n");
+    for (const std::string& l : built_rows)
+    {
+        std::printf("%s\n", l.c_str());
+    }
+    std::printf("\nAccuracy of the built hulls against the same o_min (which includes their own normal):\n\n"
+                "| N | proxima built |\n|---:|---|\n");
+    for (const std::string& l : accuracy_built)
     {
         std::printf("%s\n", l.c_str());
     }

@@ -5,7 +5,10 @@
 // Build (from the root, against a Release build of the library in build-X):
 //   g++ -std=c++17 -O2 -g -ffp-contract=off -Iinclude bench/profile_penetration.cpp build-X/libproxima.a
 //       -lm -o build-X/profile_penetration
-// Run:  build-X/profile_penetration N [rounds]      (N hull points, rounds over the 256 pairs)
+// Run:  build-X/profile_penetration N [rounds] [built] [shallow]   (N hull points, rounds over the 256 pairs;
+//       "built": the hulls built with px_hull_create; "shallow": resting contacts, as in the benchmark's rows;
+//       APART=1 in the environment: the pairs separated instead, for the cost of contact queries that find a
+//       distance)
 //       perf record -e cpu-clock -g build-X/profile_penetration 64 2000
 
 #include "proxima/proxima.h"
@@ -28,7 +31,7 @@ namespace
 {
 
 const int kPairs = 256;
-double kOverlapFraction = 1.0;
+double kOverlapFraction = getenv("APART") ? 0.0 : 1.0;
 const uint64_t kSeed = 0x636f6e74616374ULL; // the seed of bench_contact: the same pairs
 const double kPi = 3.14159265358979323846;
 const double kWarmStepMove = 1.0e-3;
@@ -55,7 +58,24 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: %s N [rounds]\n", argv[0]);
         return 2;
     }
-    PairSet s = make_pair_set(n);
+    // "shallow" in either of the last two arguments: resting contacts (depth <= 5% of the size)
+    bool shallow = (argc > 3 && std::strcmp(argv[3], "shallow") == 0) || (argc > 4 && std::strcmp(argv[4], "shallow") == 0);
+    PairSet s = make_pair_set(n, shallow ? 0.05 : 0.0);
+    std::vector<px_hull*> built;
+    if (argc > 3 && std::strcmp(argv[3], "built") == 0)
+    {
+        for (size_t k = 0; k < s.hulls.size(); ++k)
+        {
+            px_hull* hull = nullptr;
+            if (px_hull_create(s.hulls[k].points.data(), n, nullptr, &hull) < 0)
+            {
+                std::fprintf(stderr, "hull build failed\n");
+                return 1;
+            }
+            built.push_back(hull);
+            s.shapes[k] = px_shape_from_hull(hull);
+        }
+    }
     double sum = 0.0;
     long iters = 0;
     int errors = 0;
@@ -78,5 +98,9 @@ int main(int argc, char** argv)
     double ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / ((double)rounds * kPairs);
     std::printf("N %d: %.0f ns per query, %.2f iterations (GJK + EPA) mean, %d errors, checksum %.6g\n", n, ns,
                 (double)iters / ((double)rounds * kPairs), errors, sum / rounds);
+    for (px_hull* h : built)
+    {
+        px_hull_destroy(h);
+    }
     return 0;
 }

@@ -5,11 +5,14 @@
  *     points of two segments (Ericson, RTCD 5.1.9) minus the radii. A sphere against a (rounded) box is a
  *     clamp in the box's frame. Two overlapping boxes take the separating-axis minimum over the 15 axes,
  *     which is the exact penetration depth of two boxes (box_sat.h, shared with the box-box manifold).
+ *     Two small built hulls do the same over their face normals and Minkowski-face edge pairs (hull_sat.h).
+ *     Both go before GJK, as a clear overlap needs no GJK run, unless the pair's cache says it was apart.
  *  2. GJK on the cores. While the cores are apart the contact is their distance minus the radii, also when
  *     that is negative: shallow contacts between rounded shapes never need EPA.
  *  3. EPA on the cores when they overlap, plus the radii.
  * Everything is computed in A's frame (B's pose relative to A) and mapped to world space at the end. */
 #include "box_sat.h"
+#include "hull_sat.h"
 
 #include "../gjk/epa_internal.h"
 #include "../gjk/gjk_internal.h"
@@ -219,6 +222,20 @@ static bool contact_box_box(const px_shape* a, const px_shape* b, const pxi_gjk_
     return true;
 }
 
+/* Two small built hulls whose cores overlap: the separating-axis minimum (exact depth; hull_sat.h). False
+ * under the same conditions as contact_box_box, and when the test does not decide. */
+static bool contact_hull_sat(const pxi_gjk_pair* pair, float min_overlap, px_contact* r)
+{
+    pxi_hull_sat_result sat;
+    if (!pxi_hull_sat_contact(pair, min_overlap, &sat))
+    {
+        return false;
+    }
+    contact_from_cores(sat.point_a, sat.point_a, sat.normal, -sat.depth, pair->a->radius, pair->b->radius, r);
+    r->method = PX_CONTACT_ANALYTIC;
+    return true;
+}
+
 /* Largest distance of a core point from the shape's origin, for the analytic shapes. */
 static float shape_extent(const px_shape* s)
 {
@@ -284,12 +301,17 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
         return PX_OK;
     }
     const bool box_box = config->analytic && pair->a->type == PX_SHAPE_BOX && pair->b->type == PX_SHAPE_BOX;
-    if (box_box && pair->w_bound >= 0.0f)
+    const bool hull_sat = config->analytic && pxi_hull_sat_applies(pair);
+    /* a cache whose last answer was a distance: the pair is most likely still apart, and GJK goes first */
+    const bool was_apart = cache != NULL && cache->count > 0 && cache->metric > 0.0f;
+    if ((box_box || (hull_sat && !was_apart)) && pair->w_bound >= 0.0f)
     {
-        /* Boxes overlapping along every axis by more than two touching bands: GJK would report an overlap
-         * too, so the separating axes answer alone (a box resting on a box, without a GJK run). */
+        /* Boxes, or small built hulls, overlapping along every axis by more than two touching bands: GJK
+         * would report an overlap too, so the separating axes answer alone (a box resting on a box, without
+         * a GJK run). */
         float band = pxi_gjk_touch_radius(0.0f, pair->w_bound, config->gjk.abs_tolerance);
-        if (contact_box_box(pair->a, pair->b, pair, 2.0f * band, r))
+        if (box_box ? contact_box_box(pair->a, pair->b, pair, 2.0f * band, r)
+                    : contact_hull_sat(pair, 2.0f * band, r))
         {
             r->iterations = 0;
             return PX_OK;
@@ -327,6 +349,11 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
      * latter does not tell touching from a real overlap, so EPA decides, and a touching pair gets depth 0
      * with a valid normal): two boxes by their separating axes, everything else by EPA. */
     if (box_box && contact_box_box(pair->a, pair->b, pair, 0.0f, r))
+    {
+        r->iterations = st.iterations;
+        return status;
+    }
+    if (hull_sat && contact_hull_sat(pair, 0.0f, r))
     {
         r->iterations = st.iterations;
         return status;

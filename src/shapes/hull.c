@@ -82,7 +82,8 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
     size_t node_bound = 3 * (size_t)vc + 2 * (size_t)ec;
     size_t off_vf_offsets = align_up(off_climb + sizeof(int32_t) * climb_count);
     size_t off_vf = align_up(off_vf_offsets + sizeof(int32_t) * ((size_t)vc + 1));
-    size_t off_records = align_up(off_vf + sizeof(int32_t) * (size_t)fi);
+    size_t off_edge_faces = align_up(off_vf + sizeof(int32_t) * (size_t)fi);
+    size_t off_records = align_up(off_edge_faces + 2 * sizeof(int32_t) * (size_t)ec);
     size_t off_nodes = align_up(off_records + sizeof(int32_t) * (size_t)vc);
     /* a fine seed map for hulls large enough to climb (finer from 512 vertices: 24 KB of seeds, and a cold
      * climb from 1024 vertices takes half the moves), one seed per axis direction for small ones */
@@ -115,6 +116,7 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
     h->climb_faces = climb_count > 0 ? (int32_t*)(void*)(block + off_climb) : NULL;
     h->vertex_face_offsets = (int32_t*)(void*)(block + off_vf_offsets);
     h->vertex_faces = fi > 0 ? (int32_t*)(void*)(block + off_vf) : NULL;
+    h->edge_faces = ec > 0 ? (int32_t*)(void*)(block + off_edge_faces) : NULL;
 
     for (int i = 0; i < vc; ++i)
     {
@@ -270,6 +272,29 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
         }
         face->plane[3] = wf;
     }
+    /* the two faces of each edge: the one whose loop runs i -> j, then the one running j -> i */
+    for (int e = 0; e < ec; ++e)
+    {
+        int32_t i = h->edges[2 * e], j = h->edges[2 * e + 1];
+        h->edge_faces[2 * e] = h->edge_faces[2 * e + 1] = -1;
+        for (int32_t k = vfo[i]; k < vfo[i + 1]; ++k)
+        {
+            const px_hull_face* face = &h->faces[h->vertex_faces[k]];
+            const int32_t* loop = h->face_indices + face->first;
+            for (int m = 0; m < face->count; ++m)
+            {
+                int32_t u = loop[m], w = loop[(m + 1) % face->count];
+                if (u == i && w == j)
+                {
+                    h->edge_faces[2 * e] = h->vertex_faces[k];
+                }
+                else if (u == j && w == i)
+                {
+                    h->edge_faces[2 * e + 1] = h->vertex_faces[k];
+                }
+            }
+        }
+    }
     double c[3] = { 0.0, 0.0, 0.0 };
     for (int i = 0; i < vc; ++i)
     {
@@ -296,6 +321,14 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
     }
     double r = sqrt(r2);
     h->extent = r < (double)FLT_MAX ? (float)r : FLT_MAX;
+    /* the edges' faces serve solids only (the separating-axis test), and only when every edge has two */
+    for (int e = 0; e < ec && h->edge_faces != NULL; ++e)
+    {
+        if (dimension != 3 || h->edge_faces[2 * e] < 0 || h->edge_faces[2 * e + 1] < 0)
+        {
+            h->edge_faces = NULL;
+        }
+    }
     /* the climbing graph: records in vertex order (the vertices are in Morton order, so neighbours' records
      * are mostly near), then each neighbour's link to its record */
     h->climb_record = (int32_t*)(void*)(block + off_records);

@@ -72,6 +72,10 @@ struct px_hull
     int32_t* vertex_face_offsets; /* [vertex_count + 1] */
     int32_t* vertex_faces;        /* [face_index_count] */
 
+    /* the two faces of each edge (i, j) = edges[2 e], edges[2 e + 1]: edge_faces[2 e] is the face whose
+     * loop runs i -> j, edge_faces[2 e + 1] the one running j -> i. Solids only: NULL otherwise. */
+    int32_t* edge_faces; /* [2 * edge_count] */
+
     /* The climbing graph (see pxi_climb_node) and the record of each vertex. */
     pxi_climb_node* climb_nodes;
     int32_t* climb_record; /* [vertex_count] */

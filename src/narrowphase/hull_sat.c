@@ -1,0 +1,552 @@
+/* Exact penetration depth of two small built hulls by their separating axes (hull_sat.h).
+ *
+ * Everything is in A's frame. One query:
+ *   1. B's vertices and face planes are posed in A's frame; both hulls' face planes are laid out four to a
+ *      group (normals and offsets as separate x, y, z, w arrays).
+ *   2. Face axes: for each face of either hull, the other hull's lowest vertex below its plane (the
+ *      separation) and which vertex that is. Four faces at a time against one vertex at a time, so no
+ *      horizontal reduction is needed. A face with no vertex of the other hull below it by more than
+ *      min_overlap ends the query.
+ *   3. Edge axes. An edge's Gauss-map arc (between the normals of its two faces) is the set of directions
+ *      along which that edge supports its hull, so along any of them the overlap is at least the edge's
+ *      vertex against the other hull's vertices found in step 2 (arc_overlap_bound). Edges whose bound
+ *      exceeds the best face's overlap cannot give the minimum and are dropped: on the benchmark's pairs
+ *      most are. The rest are paired, each edge of A against four of B at a time, by the Gauss-map test,
+ *      and only the pairs that pass get a cross product, a square root and a separation.
+ *   4. The best axis (faces win ties with edges within rounding, as for boxes, so a resting hull keeps its
+ *      face normal) is measured again over all vertices of both hulls: the depth returned is the overlap of
+ *      the hulls along the normal returned, an upper bound of the true depth whatever the rounding, and
+ *      equal to it when the axes were judged right.
+ *
+ * The face offsets are the builder's supporting planes (rounded up; for a face merged within the hull
+ * tolerance, the support of the exact hull), so a face's separation is never above the vertices' own; an
+ * edge pair's separation is measured at its edges, which support both hulls along its axis exactly when
+ * the Gauss-map test is right. Step 4 checks the latter. Against the exact long-double oracle the depth is
+ * within 1e-6 of the pair's size (tests/test_hull_sat.c). */
+#include "hull_sat.h"
+
+#include "../shapes/hull_internal.h"
+#include "box_sat.h" /* pxi_closest_segment_segment */
+
+#if defined(__SSE2__) || defined(_M_X64)
+#define PXI_SAT_SSE 1
+#include <emmintrin.h>
+#endif
+
+#define CAP_V PXI_HULL_SAT_MAX_VERTICES
+#define CAP_F (2 * CAP_V) /* a solid's faces: at most 2 V - 4 */
+#define CAP_E (3 * CAP_V) /* its edges: at most 3 V - 6 */
+
+/* Edge pairs whose unit cross product is shorter than this (squared) are parallel: their direction is a
+ * face axis of either hull, and the cross product's rounding would swamp it. */
+#define SAT_PARALLEL 1.0e-10f
+
+/* Vertices of one hull in A's frame, as separate coordinate arrays. */
+typedef struct sat_points
+{
+    float x[CAP_V], y[CAP_V], z[CAP_V];
+    int count;
+} sat_points;
+
+/* Face planes of one hull in A's frame, padded to a multiple of four with planes no point can lie below
+ * (normal 0, offset +inf: separation -inf). */
+typedef struct sat_faces
+{
+    float x[CAP_F], y[CAP_F], z[CAP_F], w[CAP_F];
+    int count;
+} sat_faces;
+
+/* B's edges for the Gauss-map test: c and d the negated normals of the edge's two faces, e = d x c; padded
+ * to a multiple of four with zeros (which never pass the test's strict inequalities). */
+typedef struct sat_edges
+{
+    float cx[CAP_E], cy[CAP_E], cz[CAP_E];
+    float dx[CAP_E], dy[CAP_E], dz[CAP_E];
+    float ex[CAP_E], ey[CAP_E], ez[CAP_E];
+    int count;
+} sat_edges;
+
+/* A built hull the test can take, or NULL: a solid whose shape uses exactly the built vertices. */
+static const struct px_hull* sat_hull(const px_shape* s)
+{
+    if (s->type != PX_SHAPE_HULL)
+    {
+        return NULL;
+    }
+    const struct px_hull* h = s->hull.built;
+    if (h == NULL || h->dimension != 3 || s->hull.points != h->vertices || s->hull.count != h->vertex_count ||
+        h->vertex_count > CAP_V || h->face_count > CAP_F || h->edge_count > CAP_E || h->edge_faces == NULL)
+    {
+        return NULL;
+    }
+    return h;
+}
+
+bool pxi_hull_sat_applies(const pxi_gjk_pair* pair)
+{
+    const struct px_hull* ha = sat_hull(pair->a);
+    const struct px_hull* hb = sat_hull(pair->b);
+    return ha != NULL && hb != NULL && ha->edge_count * hb->edge_count <= PXI_HULL_SAT_MAX_EDGE_PAIRS;
+}
+
+static int round4(int n)
+{
+    return (n + 3) & ~3;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Set-up                                                                                            */
+
+static void points_a(const struct px_hull* h, sat_points* p)
+{
+    p->count = h->vertex_count;
+    for (int i = 0; i < h->vertex_count; ++i)
+    {
+        const float* v = h->vertices + 3 * (size_t)i;
+        p->x[i] = v[0];
+        p->y[i] = v[1];
+        p->z[i] = v[2];
+    }
+}
+
+static void points_b(const struct px_hull* h, const pxi_gjk_pair* pair, sat_points* p)
+{
+    p->count = h->vertex_count;
+    for (int i = 0; i < h->vertex_count; ++i)
+    {
+        vec3 v;
+        pxi_point_from_b(pair, h->vertices + 3 * (size_t)i, v);
+        p->x[i] = v[0];
+        p->y[i] = v[1];
+        p->z[i] = v[2];
+    }
+}
+
+static void point_of(const sat_points* p, int i, vec3 dest)
+{
+    px_v3_set(p->x[i], p->y[i], p->z[i], dest);
+}
+
+/* Every face plane of a hull in A's frame (B's posed), padded to a multiple of four with planes no point
+ * lies below (normal 0, offset +inf: separation -inf). */
+static void planes_all(const struct px_hull* h, const pxi_gjk_pair* pair, bool is_b, sat_faces* f)
+{
+    f->count = h->face_count;
+    for (int i = 0; i < h->face_count; ++i)
+    {
+        const float* pl = h->faces[i].plane;
+        vec3 n;
+        float w = pl[3];
+        if (is_b && pair->b_rotated)
+        {
+            px_rot_mulv(&pair->rot_b, pl, n);
+        }
+        else
+        {
+            px_v3_copy(pl, n);
+        }
+        if (is_b)
+        {
+            w += px_v3_dot(n, pair->pos_b);
+        }
+        f->x[i] = n[0];
+        f->y[i] = n[1];
+        f->z[i] = n[2];
+        f->w[i] = w;
+    }
+    for (int i = f->count; i < round4(f->count); ++i)
+    {
+        f->x[i] = f->y[i] = f->z[i] = 0.0f;
+        f->w[i] = INFINITY;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Face axes                                                                                         */
+
+/* The separation of the points p below each face of f, sep[k] = (min over p of n . p) - w, the point
+ * attaining the minimum (low[k], the first on ties), and the face with the largest separation (the first on
+ * ties; -1 and -inf for no face). Stops early, with the rest unset, once a face's separation reaches
+ * `stop`. */
+static float face_queries(const sat_faces* f, const sat_points* p, float stop, float* sep, int* low,
+                          int* best_face)
+{
+    float best = -INFINITY;
+    int bf = -1;
+#if PXI_SAT_SSE
+    /* each point's coordinates and index broadcast once, for every group of faces */
+    __m128 px[CAP_V], py[CAP_V], pz[CAP_V];
+    __m128i pj[CAP_V];
+    for (int j = 0; j < p->count; ++j)
+    {
+        px[j] = _mm_set1_ps(p->x[j]);
+        py[j] = _mm_set1_ps(p->y[j]);
+        pz[j] = _mm_set1_ps(p->z[j]);
+        pj[j] = _mm_set1_epi32(j);
+    }
+#endif
+    for (int g = 0; g < f->count; g += 4)
+    {
+#if PXI_SAT_SSE
+        __m128 nx = _mm_loadu_ps(f->x + g), ny = _mm_loadu_ps(f->y + g), nz = _mm_loadu_ps(f->z + g);
+        __m128 m = _mm_set1_ps(INFINITY);
+        __m128i at = _mm_setzero_si128();
+        for (int j = 0; j < p->count; ++j)
+        {
+            __m128 d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, px[j]), _mm_mul_ps(ny, py[j])), _mm_mul_ps(nz, pz[j]));
+            __m128i lower = _mm_castps_si128(_mm_cmplt_ps(d, m));
+            at = _mm_or_si128(_mm_and_si128(lower, pj[j]), _mm_andnot_si128(lower, at));
+            m = _mm_min_ps(m, d);
+        }
+        _mm_storeu_ps(sep + g, _mm_sub_ps(m, _mm_loadu_ps(f->w + g)));
+        _mm_storeu_si128((__m128i*)(void*)(low + g), at);
+#else
+        for (int l = 0; l < 4; ++l)
+        {
+            float m = INFINITY;
+            int at = 0;
+            for (int j = 0; j < p->count; ++j)
+            {
+                float d = (f->x[g + l] * p->x[j] + f->y[g + l] * p->y[j]) + f->z[g + l] * p->z[j];
+                if (d < m)
+                {
+                    m = d;
+                    at = j;
+                }
+            }
+            sep[g + l] = m - f->w[g + l];
+            low[g + l] = at;
+        }
+#endif
+        for (int l = 0; l < 4; ++l)
+        {
+            if (sep[g + l] > best)
+            {
+                best = sep[g + l];
+                bf = g + l;
+            }
+        }
+        if (!(best < stop))
+        {
+            break; /* a face the points do not sink below by more than -stop: the query ends */
+        }
+    }
+    *best_face = bf;
+    return best;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Edge axes                                                                                         */
+
+/* A lower bound of the overlap along every direction of an edge's Gauss-map arc (between unit normals a and
+ * b). Along such a direction n one hull is supported by the edge's vertex p (its normal cone is the arc)
+ * and the other reaches at least as far as any of its vertices q, so the overlap is at least n . (p - q) up
+ * to sign, a linear function of n whose minimum over the arc, when positive, is at an end (n = alpha a +
+ * beta b has alpha + beta >= 1). ra = p - q_a and rb = p - q_b for the vertices q_a, q_b of the other hull
+ * deepest along a and b (the face queries' minimizers), oriented so that the overlap along a is a . ra. */
+static float arc_overlap_bound(const vec3 a, const vec3 b, const vec3 ra, const vec3 rb)
+{
+    float la = px_minf(px_v3_dot(a, ra), px_v3_dot(b, ra));
+    float lb = px_minf(px_v3_dot(a, rb), px_v3_dot(b, rb));
+    return px_maxf(la, lb);
+}
+
+/* A's edges that may beat an overlap of `bound`: the normals a, b of each one's faces, b x a, and the
+ * edge's index. low_a[f] is B's vertex deepest below A's face f. */
+typedef struct sat_edges_a
+{
+    vec3 a[CAP_E], b[CAP_E], bxa[CAP_E];
+    int index[CAP_E];
+    int count;
+} sat_edges_a;
+
+static void edges_a_below(const struct px_hull* h, const sat_faces* fa, const sat_points* pa, const int* low_a,
+                          const sat_points* pb, float bound, sat_edges_a* e)
+{
+    int k = 0;
+    for (int i = 0; i < h->edge_count; ++i)
+    {
+        int32_t f0 = h->edge_faces[2 * i], f1 = h->edge_faces[2 * i + 1];
+        vec3 a = { fa->x[f0], fa->y[f0], fa->z[f0] };
+        vec3 b = { fa->x[f1], fa->y[f1], fa->z[f1] };
+        vec3 p, q, ra, rb;
+        point_of(pa, h->edges[2 * i], p);
+        point_of(pb, low_a[f0], q);
+        px_v3_sub(p, q, ra);
+        point_of(pb, low_a[f1], q);
+        px_v3_sub(p, q, rb);
+        if (arc_overlap_bound(a, b, ra, rb) > bound)
+        {
+            continue;
+        }
+        px_v3_copy(a, e->a[k]);
+        px_v3_copy(b, e->b[k]);
+        px_v3_cross(b, a, e->bxa[k]);
+        e->index[k++] = i;
+    }
+    e->count = k;
+}
+
+/* B's edges that may beat an overlap of `bound`, for the Gauss-map test four at a time: c and d the negated
+ * normals of the edge's faces, e = d x c (the zeros padding the last group never pass the test's strict
+ * inequalities). low_b[g] is A's vertex deepest below B's face g. */
+static void edges_b_below(const struct px_hull* h, const sat_faces* fb, const sat_points* pb, const int* low_b,
+                          const sat_points* pa, float bound, sat_edges* e, int* index)
+{
+    int k = 0;
+    for (int i = 0; i < h->edge_count; ++i)
+    {
+        int32_t f0 = h->edge_faces[2 * i], f1 = h->edge_faces[2 * i + 1];
+        vec3 cn = { -fb->x[f0], -fb->y[f0], -fb->z[f0] };
+        vec3 dn = { -fb->x[f1], -fb->y[f1], -fb->z[f1] };
+        vec3 p, q, rc, rd;
+        point_of(pb, h->edges[2 * i], p);
+        point_of(pa, low_b[f0], q);
+        px_v3_sub(q, p, rc);
+        point_of(pa, low_b[f1], q);
+        px_v3_sub(q, p, rd);
+        if (arc_overlap_bound(cn, dn, rc, rd) > bound)
+        {
+            continue;
+        }
+        vec3 x;
+        px_v3_cross(dn, cn, x);
+        e->cx[k] = cn[0];
+        e->cy[k] = cn[1];
+        e->cz[k] = cn[2];
+        e->dx[k] = dn[0];
+        e->dy[k] = dn[1];
+        e->dz[k] = dn[2];
+        e->ex[k] = x[0];
+        e->ey[k] = x[1];
+        e->ez[k] = x[2];
+        index[k++] = i;
+    }
+    e->count = k;
+    for (; k < round4(e->count); ++k)
+    {
+        e->cx[k] = e->cy[k] = e->cz[k] = e->dx[k] = e->dy[k] = e->dz[k] = e->ex[k] = e->ey[k] = e->ez[k] = 0.0f;
+    }
+}
+
+/* Bit l set when B's edge g + l passes the Gauss-map test against A's edge (a, b, bxa = b x a). */
+static unsigned gauss_mask(const sat_edges* e, int g, const vec3 a, const vec3 b, const vec3 bxa)
+{
+#if PXI_SAT_SSE
+    const __m128 zero = _mm_setzero_ps();
+    __m128 cx = _mm_loadu_ps(e->cx + g), cy = _mm_loadu_ps(e->cy + g), cz = _mm_loadu_ps(e->cz + g);
+    __m128 dx = _mm_loadu_ps(e->dx + g), dy = _mm_loadu_ps(e->dy + g), dz = _mm_loadu_ps(e->dz + g);
+    __m128 ex = _mm_loadu_ps(e->ex + g), ey = _mm_loadu_ps(e->ey + g), ez = _mm_loadu_ps(e->ez + g);
+    __m128 ux = _mm_set1_ps(bxa[0]), uy = _mm_set1_ps(bxa[1]), uz = _mm_set1_ps(bxa[2]);
+    __m128 cba = _mm_add_ps(_mm_add_ps(_mm_mul_ps(cx, ux), _mm_mul_ps(cy, uy)), _mm_mul_ps(cz, uz));
+    __m128 dba = _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, ux), _mm_mul_ps(dy, uy)), _mm_mul_ps(dz, uz));
+    __m128 adc = _mm_add_ps(_mm_add_ps(_mm_mul_ps(ex, _mm_set1_ps(a[0])), _mm_mul_ps(ey, _mm_set1_ps(a[1]))),
+                            _mm_mul_ps(ez, _mm_set1_ps(a[2])));
+    __m128 bdc = _mm_add_ps(_mm_add_ps(_mm_mul_ps(ex, _mm_set1_ps(b[0])), _mm_mul_ps(ey, _mm_set1_ps(b[1]))),
+                            _mm_mul_ps(ez, _mm_set1_ps(b[2])));
+    __m128 ok = _mm_and_ps(_mm_cmplt_ps(_mm_mul_ps(cba, dba), zero), _mm_cmplt_ps(_mm_mul_ps(adc, bdc), zero));
+    ok = _mm_and_ps(ok, _mm_cmpgt_ps(_mm_mul_ps(cba, bdc), zero));
+    return (unsigned)_mm_movemask_ps(ok);
+#else
+    unsigned mask = 0;
+    for (int l = 0; l < 4; ++l)
+    {
+        int i = g + l;
+        float cba = (e->cx[i] * bxa[0] + e->cy[i] * bxa[1]) + e->cz[i] * bxa[2];
+        float dba = (e->dx[i] * bxa[0] + e->dy[i] * bxa[1]) + e->dz[i] * bxa[2];
+        float adc = (e->ex[i] * a[0] + e->ey[i] * a[1]) + e->ez[i] * a[2];
+        float bdc = (e->ex[i] * b[0] + e->ey[i] * b[1]) + e->ez[i] * b[2];
+        if (cba * dba < 0.0f && adc * bdc < 0.0f && cba * bdc > 0.0f)
+        {
+            mask |= 1u << l;
+        }
+    }
+    return mask;
+#endif
+}
+
+typedef struct sat_edge_best
+{
+    float s;  /* separation (negative: overlap); -inf for none */
+    int a, b; /* the edges (hull indices) */
+    vec3 n;   /* unit axis, outward from A */
+} sat_edge_best;
+
+/* Separation along the edge pair's axis, or false for parallel edges. */
+static bool edge_separation(const vec3 pa, const vec3 ea, const vec3 pb, const vec3 eb, const vec3 centroid_a,
+                            vec3 n, float* s)
+{
+    vec3 x;
+    px_v3_cross(ea, eb, x);
+    float l2 = px_v3_norm2(x);
+    if (!(l2 > SAT_PARALLEL * px_v3_norm2(ea) * px_v3_norm2(eb)))
+    {
+        return false;
+    }
+    px_v3_scale(x, 1.0f / sqrtf(l2), n);
+    vec3 r;
+    px_v3_sub(pa, centroid_a, r);
+    if (px_v3_dot(n, r) < 0.0f)
+    {
+        px_v3_negate(n, n);
+    }
+    px_v3_sub(pb, pa, r);
+    *s = px_v3_dot(n, r);
+    return true;
+}
+
+/* Largest separation over the Minkowski-face edge pairs of the two lists. */
+static void edge_queries(const struct px_hull* ha, const sat_edges_a* ea, const sat_points* pa,
+                         const struct px_hull* hb, const sat_edges* eb, const int* index_b, const sat_points* pb,
+                         sat_edge_best* best)
+{
+    best->s = -INFINITY;
+    best->a = best->b = -1;
+    px_v3_zero(best->n);
+    for (int k = 0; k < ea->count; ++k)
+    {
+        int i = ea->index[k];
+        vec3 a0, a1, e_a;
+        point_of(pa, ha->edges[2 * i], a0);
+        point_of(pa, ha->edges[2 * i + 1], a1);
+        px_v3_sub(a1, a0, e_a);
+        for (int g = 0; g < eb->count; g += 4)
+        {
+            unsigned mask = gauss_mask(eb, g, ea->a[k], ea->b[k], ea->bxa[k]);
+            while (mask != 0u)
+            {
+                int l = __builtin_ctz(mask);
+                mask &= mask - 1u;
+                int j = index_b[g + l];
+                vec3 b0, b1, e_b, n;
+                point_of(pb, hb->edges[2 * j], b0);
+                point_of(pb, hb->edges[2 * j + 1], b1);
+                px_v3_sub(b1, b0, e_b);
+                float s;
+                if (edge_separation(a0, e_a, b0, e_b, ha->centroid, n, &s) && s > best->s)
+                {
+                    best->s = s;
+                    best->a = i;
+                    best->b = j;
+                    px_v3_copy(n, best->n);
+                }
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The query                                                                                         */
+
+/* Largest sign * (n . p) over the points, and its index. */
+static float extreme(const sat_points* p, const vec3 n, float sign, int* index)
+{
+    float best = -INFINITY;
+    int bi = 0;
+    for (int i = 0; i < p->count; ++i)
+    {
+        float d = sign * ((n[0] * p->x[i] + n[1] * p->y[i]) + n[2] * p->z[i]);
+        if (d > best)
+        {
+            best = d;
+            bi = i;
+        }
+    }
+    *index = bi;
+    return best;
+}
+
+bool pxi_hull_sat_contact(const pxi_gjk_pair* pair, float min_overlap, pxi_hull_sat_result* out)
+{
+    const struct px_hull* ha = pair->a->hull.built;
+    const struct px_hull* hb = pair->b->hull.built;
+    sat_points pa, pb;
+    points_a(ha, &pa);
+    points_b(hb, pair, &pb);
+    const float scale = ha->extent + hb->extent + px_v3_norm(pair->pos_b);
+
+    /* 2. face axes */
+    sat_faces fa, fb;
+    planes_all(ha, pair, false, &fa);
+    planes_all(hb, pair, true, &fb);
+    float sep_a[CAP_F], sep_b[CAP_F];
+    int low_a[CAP_F], low_b[CAP_F];
+    int face_a, face_b;
+    float sa = face_queries(&fa, &pb, -min_overlap, sep_a, low_a, &face_a);
+    if (!(sa < -min_overlap) || face_a < 0)
+    {
+        return false;
+    }
+    float sb = face_queries(&fb, &pa, -min_overlap, sep_b, low_b, &face_b);
+    if (!(sb < -min_overlap) || face_b < 0)
+    {
+        return false;
+    }
+    float s_face = sa >= sb ? sa : sb;
+
+    /* 3. edge axes, of the edges whose arcs may beat the best face */
+    const float bound = -s_face + 64.0f * FLT_EPSILON * scale;
+    sat_edges_a ea;
+    sat_edges eb;
+    int index_eb[CAP_E];
+    edges_a_below(ha, &fa, &pa, low_a, &pb, bound, &ea);
+    edges_b_below(hb, &fb, &pb, low_b, &pa, bound, &eb, index_eb);
+    sat_edge_best edge;
+    edge_queries(ha, &ea, &pa, hb, &eb, index_eb, &pb, &edge);
+    if (!(edge.s < -min_overlap))
+    {
+        return false;
+    }
+
+    /* 4. the best axis: faces win ties with edges within rounding, A's faces ties with B's */
+    const float tie = 2.0f * FLT_EPSILON * scale;
+    const bool edge_wins = edge.s > s_face + tie;
+    float s_best;
+    vec3 n;
+    if (edge_wins)
+    {
+        s_best = edge.s;
+        px_v3_copy(edge.n, n);
+    }
+    else if (sa >= sb)
+    {
+        s_best = sa;
+        px_v3_set(fa.x[face_a], fa.y[face_a], fa.z[face_a], n);
+    }
+    else
+    {
+        s_best = sb;
+        px_v3_set(-fb.x[face_b], -fb.y[face_b], -fb.z[face_b], n);
+    }
+    int ia, ib;
+    float top_a = extreme(&pa, n, 1.0f, &ia);
+    float low = -extreme(&pb, n, -1.0f, &ib);
+    float depth = top_a - low;
+    if (!(depth > min_overlap) || !(depth <= -s_best + 32.0f * FLT_EPSILON * scale))
+    {
+        return false;
+    }
+    px_v3_copy(n, out->normal);
+    out->depth = depth;
+    if (edge_wins)
+    {
+        vec3 a0, a1, b0, b1, q;
+        point_of(&pa, ha->edges[2 * edge.a], a0);
+        point_of(&pa, ha->edges[2 * edge.a + 1], a1);
+        point_of(&pb, hb->edges[2 * edge.b], b0);
+        point_of(&pb, hb->edges[2 * edge.b + 1], b1);
+        pxi_closest_segment_segment(a0, a1, b0, b1, out->point_a, q);
+    }
+    else if (sa >= sb)
+    {
+        /* B's deepest vertex, moved out to A's supporting plane */
+        vec3 v;
+        point_of(&pb, ib, v);
+        px_v3_mad(v, depth, n, out->point_a);
+    }
+    else
+    {
+        point_of(&pa, ia, out->point_a); /* A's deepest vertex in B's face */
+    }
+    return true;
+}

@@ -1,0 +1,430 @@
+/* The separating-axis path of px_contact_world for small built hulls (src/narrowphase/hull_sat.c): random
+ * pairs of hulls from px_hull_create, deep and resting, against the exact long-double separating-axis
+ * oracle (tests/oracle/sat_depth.h) on the hulls' own vertices; the reported depth against the overlap
+ * along the reported normal; the witness point on A's support plane; the EPA path (config.analytic =
+ * false) agreeing within its tolerance; a cube resting on a cube (exact face normal and depth); coincident
+ * hulls; touching hulls (no separating-axis answer, depth 0 from GJK/EPA); a pair's cache that was apart;
+ * hulls above the size limit going through EPA. Seeds are fixed; PX_TEST_SEED replays another stream. */
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "narrowphase/hull_sat.h"
+#include "oracle/sat_depth.h"
+#include "proxima/proxima.h"
+#include "support/rng.h"
+#include "test.h"
+
+typedef long double ld;
+
+#define HS_MAX_POINTS 40
+
+/* The pose applied to a float point in long double (the quaternion normalized in long double). */
+static void pose_ld(const px_transform* t, const float* v, ld* out)
+{
+    ld q[4] = { t->q[0], t->q[1], t->q[2], t->q[3] };
+    ld n = sqrtl(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int k = 0; k < 4; ++k)
+    {
+        q[k] /= n;
+    }
+    ld p[3] = { v[0], v[1], v[2] };
+    ld c1[3] = { q[1] * p[2] - q[2] * p[1], q[2] * p[0] - q[0] * p[2], q[0] * p[1] - q[1] * p[0] };
+    ld c2[3] = { q[1] * c1[2] - q[2] * c1[1], q[2] * c1[0] - q[0] * c1[2], q[0] * c1[1] - q[1] * c1[0] };
+    for (int k = 0; k < 3; ++k)
+    {
+        out[k] = p[k] + 2.0L * q[3] * c1[k] + 2.0L * c2[k] + (ld)t->p[k];
+    }
+}
+
+/* The hull's vertices posed, packed xyz long doubles; returns the count. */
+static int posed_vertices(const px_hull* h, const px_transform* t, ld* out)
+{
+    int n = px_hull_vertex_count(h);
+    const float* v = px_hull_vertices(h);
+    for (int i = 0; i < n; ++i)
+    {
+        pose_ld(t, v + 3 * i, out + 3 * i);
+    }
+    return n;
+}
+
+static px_transform random_pose(px_rng* r, double spread)
+{
+    px_transform t;
+    double q[4];
+    px_rng_quat(r, q);
+    for (int k = 0; k < 4; ++k)
+    {
+        t.q[k] = (float)q[k];
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        t.p[k] = (float)px_rng_range(r, -spread, spread);
+    }
+    return t;
+}
+
+/* A random small hull: points on an ellipsoid (some pulled inside), or a box's corners, or a prism. */
+static px_status random_hull(px_rng* r, px_hull** out)
+{
+    float pts[3 * HS_MAX_POINTS];
+    int kind = px_rng_int(r, 4), n;
+    double ax[3] = { px_rng_range(r, 0.3, 1.5), px_rng_range(r, 0.3, 1.5), px_rng_range(r, 0.3, 1.5) };
+    if (kind == 0)
+    {
+        n = 8;
+        for (int i = 0; i < 8; ++i)
+        {
+            for (int k = 0; k < 3; ++k)
+            {
+                pts[3 * i + k] = (float)((i >> k) & 1 ? ax[k] : -ax[k]);
+            }
+        }
+    }
+    else if (kind == 1)
+    {
+        int m = 3 + px_rng_int(r, 6); /* a prism over an m-gon: coplanar caps, parallel side edges */
+        n = 2 * m;
+        for (int i = 0; i < m; ++i)
+        {
+            double a = 2.0 * 3.14159265358979323846 * (i + px_rng_range(r, -0.2, 0.2)) / m;
+            for (int s = 0; s < 2; ++s)
+            {
+                pts[3 * (2 * i + s) + 0] = (float)(ax[0] * cos(a));
+                pts[3 * (2 * i + s) + 1] = (float)(ax[1] * sin(a));
+                pts[3 * (2 * i + s) + 2] = (float)(s ? ax[2] : -ax[2]);
+            }
+        }
+    }
+    else
+    {
+        n = 4 + px_rng_int(r, 13);
+        for (int i = 0; i < n; ++i)
+        {
+            double u[3];
+            px_rng_unit_vector(r, u);
+            double shrink = kind == 3 && px_rng_unit(r) < 0.3 ? px_rng_range(r, 0.2, 1.0) : 1.0;
+            for (int k = 0; k < 3; ++k)
+            {
+                pts[3 * i + k] = (float)(ax[k] * u[k] * shrink);
+            }
+        }
+    }
+    return px_hull_create(pts, n, NULL, out);
+}
+
+/* The overlap of the posed hulls along the reported normal, A's highest point along it, and the oracle. */
+typedef struct hs_check
+{
+    ld exact;      /* oracle depth */
+    ld along;      /* overlap of the vertex sets along the reported normal */
+    ld top_a;      /* max over A of n . x */
+    ld size;       /* the pair's scale */
+} hs_check;
+
+static void evaluate(const px_hull* ha, const px_transform* ta, const px_hull* hb, const px_transform* tb,
+                     const px_contact* c, hs_check* out)
+{
+    static ld a[3 * 64], b[3 * 64];
+    int na = posed_vertices(ha, ta, a), nb = posed_vertices(hb, tb, b);
+    pxo_sat sat;
+    pxo_sat_depth(a, na, b, nb, 0.0L, &sat);
+    out->exact = sat.depth;
+    ld n[3] = { c->normal[0], c->normal[1], c->normal[2] };
+    out->along = pxo_overlap_along(a, na, b, nb, n);
+    ld len = sqrtl(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    out->top_a = -INFINITY;
+    ld size = 0.0L;
+    for (int i = 0; i < na; ++i)
+    {
+        ld t = (n[0] * a[3 * i] + n[1] * a[3 * i + 1] + n[2] * a[3 * i + 2]) / len;
+        out->top_a = t > out->top_a ? t : out->top_a;
+    }
+    for (int i = 0; i < 3 * na; ++i)
+    {
+        size = fabsl(a[i] - ta->p[i % 3]) > size ? fabsl(a[i] - ta->p[i % 3]) : size;
+    }
+    for (int i = 0; i < 3 * nb; ++i)
+    {
+        size = fabsl(b[i] - tb->p[i % 3]) > size ? fabsl(b[i] - tb->p[i % 3]) : size;
+    }
+    out->size = size;
+}
+
+/* B's pose moved so that its lowest vertex along -u sits `depth` inside A's highest along u. */
+static void rest_b_on_a(const px_hull* ha, const px_transform* ta, const px_hull* hb, px_transform* tb,
+                        const double u[3], double depth)
+{
+    static ld a[3 * 64], b[3 * 64];
+    int na = posed_vertices(ha, ta, a), nb = posed_vertices(hb, tb, b);
+    ld top = -INFINITY, low = INFINITY;
+    int it = 0, il = 0;
+    for (int i = 0; i < na; ++i)
+    {
+        ld t = u[0] * a[3 * i] + u[1] * a[3 * i + 1] + u[2] * a[3 * i + 2];
+        if (t > top)
+        {
+            top = t;
+            it = i;
+        }
+    }
+    for (int i = 0; i < nb; ++i)
+    {
+        ld t = u[0] * b[3 * i] + u[1] * b[3 * i + 1] + u[2] * b[3 * i + 2];
+        if (t < low)
+        {
+            low = t;
+            il = i;
+        }
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        tb->p[k] = (float)((ld)tb->p[k] + a[3 * it + k] - b[3 * il + k] - (ld)(depth * u[k]));
+    }
+}
+
+static int random_pairs_vs_oracle(void)
+{
+    px_rng r = px_rng_seeded(0x5a7u);
+    int sat_answers = 0, pairs = 0;
+    ld worst = 0.0L;
+    for (int iter = 0; iter < 1500; ++iter)
+    {
+        px_hull *ha = NULL, *hb = NULL;
+        if (random_hull(&r, &ha) != PX_OK || random_hull(&r, &hb) != PX_OK)
+        {
+            px_hull_destroy(ha);
+            px_hull_destroy(hb);
+            fprintf(stderr, "hull build failed at %d\n", iter);
+            return 1;
+        }
+        px_shape sa = px_shape_from_hull(ha), sb = px_shape_from_hull(hb);
+        px_transform ta = random_pose(&r, 3.0), tb = random_pose(&r, 0.0);
+        int deep = px_rng_int(&r, 2);
+        if (deep)
+        {
+            tb.p[0] = ta.p[0] + (float)px_rng_range(&r, -0.4, 0.4);
+            tb.p[1] = ta.p[1] + (float)px_rng_range(&r, -0.4, 0.4);
+            tb.p[2] = ta.p[2] + (float)px_rng_range(&r, -0.4, 0.4);
+        }
+        else
+        {
+            double u[3];
+            px_rng_unit_vector(&r, u);
+            rest_b_on_a(ha, &ta, hb, &tb, u, 0.2 * pow(10.0, px_rng_range(&r, -3.0, 0.0)));
+        }
+        px_contact c, e;
+        px_contact_config epa_only = px_contact_default_config();
+        epa_only.analytic = false;
+        px_status st = px_contact_world(&sa, &ta, &sb, &tb, NULL, &c);
+        px_status se = px_contact_world(&sa, &ta, &sb, &tb, &epa_only, &e);
+        hs_check k;
+        evaluate(ha, &ta, hb, &tb, &c, &k);
+        int fail = 0;
+        ld tol = 2e-6L * (k.size + 1.0L);
+        if (st < 0 || se < 0)
+        {
+            fprintf(stderr, "status %d / %d\n", (int)st, (int)se);
+            fail = 1;
+        }
+        else if (k.exact > 4.0L * tol)
+        {
+            /* a clear overlap: small hulls take the separating axes, and the answer is the exact depth */
+            pairs++;
+            ld err = fabsl(-(ld)c.distance - k.exact);
+            worst = err / k.size > worst ? err / k.size : worst;
+            int small = px_hull_edge_count(ha) * px_hull_edge_count(hb) <= PXI_HULL_SAT_MAX_EDGE_PAIRS;
+            sat_answers += c.method == PX_CONTACT_ANALYTIC;
+            if ((small && c.method != PX_CONTACT_ANALYTIC) || err > tol ||
+                fabsl(k.along - (-(ld)c.distance)) > tol || fabsl(k.top_a - (ld)px_v3_dot(c.normal, c.point_a) /
+                                                                              (ld)px_v3_norm(c.normal)) > tol ||
+                fabsl((ld)px_v3_norm(c.normal) - 1.0L) > 1e-6L)
+            {
+                fail = 1;
+            }
+            /* EPA's depth is within its relative tolerance of the exact one */
+            if (fabsl(-(ld)e.distance - k.exact) > 1e-3L * k.size)
+            {
+                fail = 1;
+            }
+            for (int d = 0; d < 3; ++d)
+            {
+                fail |= fabsf(c.point_b[d] - (c.point_a[d] + c.distance * c.normal[d])) > 1e-5f;
+            }
+        }
+        if (fail)
+        {
+            fprintf(stderr,
+                    "pair %d (%s, %d x %d vertices, %d x %d faces): status %d method %d depth %.9g, exact %.9Lg, along normal "
+                    "%.9Lg, top_a %.9Lg vs %.9g, EPA %.9g\n",
+                    iter, deep ? "deep" : "resting", px_hull_vertex_count(ha), px_hull_vertex_count(hb),
+                    px_hull_face_count(ha), px_hull_face_count(hb), (int)st,
+                    (int)c.method, -c.distance, k.exact, k.along, k.top_a, px_v3_dot(c.normal, c.point_a),
+                    -e.distance);
+        }
+        px_hull_destroy(ha);
+        px_hull_destroy(hb);
+        PX_CHECK(!fail);
+    }
+    printf("    %d clear overlaps, %d answered by the separating axes, worst |depth - exact| / size %.2Le\n", pairs,
+           sat_answers, worst);
+    PX_CHECK(pairs > 1000);
+    PX_CHECK(sat_answers > pairs / 2);
+    return 0;
+}
+
+static px_status cube_hull(double h, px_hull** out)
+{
+    float pts[24];
+    for (int i = 0; i < 8; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            pts[3 * i + k] = (float)((i >> k) & 1 ? h : -h);
+        }
+    }
+    return px_hull_create(pts, 8, NULL, out);
+}
+
+static int resting_cube(void)
+{
+    px_hull *a = NULL, *b = NULL;
+    PX_CHECK_STATUS(cube_hull(0.5, &a), PX_OK);
+    PX_CHECK_STATUS(cube_hull(0.5, &b), PX_OK);
+    px_shape sa = px_shape_from_hull(a), sb = px_shape_from_hull(b);
+    px_transform ta = PX_TRANSFORM_IDENTITY_INIT, tb = PX_TRANSFORM_IDENTITY_INIT;
+    tb.p[0] = 0.3f;
+    tb.p[1] = 0.999f; /* resting on A's top face, 1e-3 deep, shifted sideways */
+    px_contact c;
+    px_status st = px_contact_world(&sa, &ta, &sb, &tb, NULL, &c);
+    px_hull_destroy(a);
+    px_hull_destroy(b);
+    PX_CHECK_STATUS(st, PX_OK);
+    PX_CHECK(c.method == PX_CONTACT_ANALYTIC);
+    PX_CHECK_NEAR(c.distance, -1.0e-3, 1e-6);
+    /* the face normal itself, not an edge axis tied with it */
+    PX_CHECK(c.normal[0] == 0.0f && c.normal[1] == 1.0f && c.normal[2] == 0.0f);
+    PX_CHECK_NEAR(c.point_a[1], 0.5, 1e-6);
+    PX_CHECK_NEAR(c.point_b[1], 0.499, 1e-6);
+    return 0;
+}
+
+static int coincident(void)
+{
+    const float tet[12] = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    px_hull* h = NULL;
+    PX_CHECK_STATUS(px_hull_create(tet, 4, NULL, &h), PX_OK);
+    px_shape s = px_shape_from_hull(h);
+    px_transform t = PX_TRANSFORM_IDENTITY_INIT;
+    px_contact c;
+    px_status st = px_contact_world(&s, &t, &s, &t, NULL, &c);
+    px_hull_destroy(h);
+    PX_CHECK_STATUS(st, PX_OK);
+    /* the tetrahedron's smallest width: the height over the slanted face, 1 / sqrt(3) */
+    PX_CHECK_NEAR(-c.distance, 1.0 / sqrt(3.0), 1e-6);
+    PX_CHECK_NEAR(px_v3_norm(c.normal), 1.0, 1e-6);
+    return 0;
+}
+
+static int touching(void)
+{
+    px_hull *a = NULL, *b = NULL;
+    PX_CHECK_STATUS(cube_hull(0.5, &a), PX_OK);
+    PX_CHECK_STATUS(cube_hull(0.5, &b), PX_OK);
+    px_shape sa = px_shape_from_hull(a), sb = px_shape_from_hull(b);
+    px_transform ta = PX_TRANSFORM_IDENTITY_INIT, tb = PX_TRANSFORM_IDENTITY_INIT;
+    tb.p[1] = 1.0f; /* face on face, exactly touching */
+    tb.p[2] = 0.25f;
+    px_contact c;
+    px_status st = px_contact_world(&sa, &ta, &sb, &tb, NULL, &c);
+    px_hull_destroy(a);
+    px_hull_destroy(b);
+    PX_CHECK(st >= 0);
+    PX_CHECK(c.method != PX_CONTACT_ANALYTIC); /* too close to touching for the separating axes */
+    PX_CHECK_NEAR(c.distance, 0.0, 1e-6);
+    PX_CHECK_NEAR(fabs(c.normal[1]), 1.0, 1e-5);
+    return 0;
+}
+
+/* A pair that was apart (its cache says so) runs GJK first, then the separating axes once GJK reports an
+ * overlap: the same depth as without a cache. */
+static int cache_apart_then_overlap(void)
+{
+    px_hull *a = NULL, *b = NULL;
+    PX_CHECK_STATUS(cube_hull(0.5, &a), PX_OK);
+    PX_CHECK_STATUS(cube_hull(0.4, &b), PX_OK);
+    px_shape sa = px_shape_from_hull(a), sb = px_shape_from_hull(b);
+    px_simplex_cache cache;
+    memset(&cache, 0, sizeof(cache));
+    px_gjk_input in;
+    in.a = &sa;
+    in.b = &sb;
+    px_transform_identity(&in.b_in_a);
+    in.b_in_a.p[0] = 1.2f;
+    px_contact c;
+    PX_CHECK(px_contact_relative(&in, NULL, &cache, &c) >= 0);
+    PX_CHECK(c.method == PX_CONTACT_GJK);
+    PX_CHECK_NEAR(c.distance, 0.3, 1e-6);
+    PX_CHECK(cache.count > 0 && cache.metric > 0.0f);
+    in.b_in_a.p[0] = 0.85f;
+    px_contact warm, cold;
+    PX_CHECK(px_contact_relative(&in, NULL, &cache, &warm) >= 0);
+    PX_CHECK(px_contact_relative(&in, NULL, NULL, &cold) >= 0);
+    px_hull_destroy(a);
+    px_hull_destroy(b);
+    PX_CHECK(warm.method == PX_CONTACT_ANALYTIC && cold.method == PX_CONTACT_ANALYTIC);
+    PX_CHECK(warm.iterations > 0 && cold.iterations == 0); /* GJK ran first only for the warm pair */
+    PX_CHECK_NEAR(warm.distance, -0.05, 1e-6);
+    PX_CHECK(warm.distance == cold.distance);
+    PX_CHECK(warm.normal[0] == 1.0f && cold.normal[0] == 1.0f);
+    return 0;
+}
+
+/* Hulls above the limit go through EPA, with the same depth within EPA's tolerance. */
+static int large_hulls_use_epa(void)
+{
+    px_rng r = px_rng_seeded(0x1a76eu);
+    float pts[3 * 64];
+    px_hull* h[2] = { NULL, NULL };
+    for (int s = 0; s < 2; ++s)
+    {
+        for (int i = 0; i < 64; ++i)
+        {
+            double u[3];
+            px_rng_unit_vector(&r, u);
+            for (int k = 0; k < 3; ++k)
+            {
+                pts[3 * i + k] = (float)u[k];
+            }
+        }
+        PX_CHECK_STATUS(px_hull_create(pts, 64, NULL, &h[s]), PX_OK);
+    }
+    int edges = px_hull_edge_count(h[0]) * px_hull_edge_count(h[1]);
+    px_shape sa = px_shape_from_hull(h[0]), sb = px_shape_from_hull(h[1]);
+    px_transform ta = PX_TRANSFORM_IDENTITY_INIT, tb = PX_TRANSFORM_IDENTITY_INIT;
+    tb.p[0] = 1.5f;
+    px_contact c;
+    px_status st = px_contact_world(&sa, &ta, &sb, &tb, NULL, &c);
+    hs_check k;
+    evaluate(h[0], &ta, h[1], &tb, &c, &k);
+    px_hull_destroy(h[0]);
+    px_hull_destroy(h[1]);
+    PX_CHECK(edges > PXI_HULL_SAT_MAX_EDGE_PAIRS);
+    PX_CHECK(st >= 0);
+    PX_CHECK(c.method == PX_CONTACT_EPA);
+    PX_CHECK_NEAR((double)-c.distance, (double)k.exact, 1e-3 * (double)k.size);
+    return 0;
+}
+
+int test_hull_sat(void)
+{
+    PX_SUITE_BEGIN;
+    PX_RUN_SUBTEST(random_pairs_vs_oracle);
+    PX_RUN_SUBTEST(resting_cube);
+    PX_RUN_SUBTEST(coincident);
+    PX_RUN_SUBTEST(touching);
+    PX_RUN_SUBTEST(cache_apart_then_overlap);
+    PX_RUN_SUBTEST(large_hulls_use_epa);
+    PX_SUITE_END;
+}
