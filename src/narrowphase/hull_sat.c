@@ -1,8 +1,10 @@
 /* Exact penetration depth of two small built hulls by their separating axes (hull_sat.h).
  *
  * Everything is in A's frame. One query:
- *   1. B's vertices and face planes are posed in A's frame; both hulls' face planes are laid out four to a
- *      group (normals and offsets as separate x, y, z, w arrays).
+ *   1. Bounding spheres about the centroids that do not meet, or the centres' direction separating the
+ *      hulls, end the query (a pair queried without a cache may well be apart). B's vertices and face
+ *      planes are posed in A's frame; both hulls' face planes are laid out four to a group (normals and
+ *      offsets as separate x, y, z, w arrays).
  *   2. Face axes: for each face of either hull, the other hull's lowest vertex below its plane (the
  *      separation) and which vertex that is. Four faces at a time against one vertex at a time, so no
  *      horizontal reduction is needed. A face with no vertex of the other hull below it by more than
@@ -41,18 +43,23 @@
  * face axis of either hull, and the cross product's rounding would swamp it. */
 #define SAT_PARALLEL 1.0e-10f
 
-/* Vertices of one hull in A's frame, as separate coordinate arrays. */
+static int round4(int n)
+{
+    return (n + 3) & ~3;
+}
+
+/* Vertices of one hull in A's frame, as separate coordinate arrays (A's: its compact copy; B's: posed). */
 typedef struct sat_points
 {
-    float x[CAP_V], y[CAP_V], z[CAP_V];
+    const float *x, *y, *z;
     int count;
 } sat_points;
 
-/* Face planes of one hull in A's frame, padded to a multiple of four with planes no point can lie below
- * (normal 0, offset +inf: separation -inf). */
+/* Face planes of one hull in A's frame, count rounded up to four; the padding planes have normal 0 and
+ * offset +inf, so no point lies below them (separation -inf). */
 typedef struct sat_faces
 {
-    float x[CAP_F], y[CAP_F], z[CAP_F], w[CAP_F];
+    const float *x, *y, *z, *w;
     int count;
 } sat_faces;
 
@@ -66,7 +73,8 @@ typedef struct sat_edges
     int count;
 } sat_edges;
 
-/* A built hull the test can take, or NULL: a solid whose shape uses exactly the built vertices. */
+/* A built hull the test can take, or NULL: a small solid (with its compact copy) whose shape uses exactly
+ * the built vertices. */
 static const struct px_hull* sat_hull(const px_shape* s)
 {
     if (s->type != PX_SHAPE_HULL)
@@ -74,8 +82,7 @@ static const struct px_hull* sat_hull(const px_shape* s)
         return NULL;
     }
     const struct px_hull* h = s->hull.built;
-    if (h == NULL || h->dimension != 3 || s->hull.points != h->vertices || s->hull.count != h->vertex_count ||
-        h->vertex_count > CAP_V || h->face_count > CAP_F || h->edge_count > CAP_E || h->edge_faces == NULL)
+    if (h == NULL || h->sat == NULL || s->hull.points != h->vertices || s->hull.count != h->vertex_count)
     {
         return NULL;
     }
@@ -89,76 +96,90 @@ bool pxi_hull_sat_applies(const pxi_gjk_pair* pair)
     return ha != NULL && hb != NULL && ha->edge_count * hb->edge_count <= PXI_HULL_SAT_MAX_EDGE_PAIRS;
 }
 
-static int round4(int n)
-{
-    return (n + 3) & ~3;
-}
-
 /* ------------------------------------------------------------------------------------------------ */
 /* Set-up                                                                                            */
 
-static void points_a(const struct px_hull* h, sat_points* p)
+/* Ask for every cache line of a hull's compact copy (a hint; no effect on results). */
+static void prefetch_copy(const struct px_hull* h)
 {
-    p->count = h->vertex_count;
-    for (int i = 0; i < h->vertex_count; ++i)
+#if defined(__GNUC__) || defined(__clang__)
+    for (int off = 0; off < h->sat_bytes; off += 64)
     {
-        const float* v = h->vertices + 3 * (size_t)i;
-        p->x[i] = v[0];
-        p->y[i] = v[1];
-        p->z[i] = v[2];
+        __builtin_prefetch((const char*)(const void*)h->sat + off);
     }
+#else
+    (void)h;
+#endif
 }
 
-static void points_b(const struct px_hull* h, const pxi_gjk_pair* pair, sat_points* p)
+/* The edges of a hull's compact copy: 4 bytes each, its two vertices and its two faces. */
+static const uint8_t* copy_edges(const struct px_hull* h)
 {
+    return (const uint8_t*)(const void*)(h->sat + 3 * round4(h->vertex_count) + 4 * round4(h->face_count));
+}
+
+/* A's vertices and planes: its compact copy as it is. */
+static void view_a(const struct px_hull* h, sat_points* p, sat_faces* f)
+{
+    const int vs = round4(h->vertex_count), fs = round4(h->face_count);
+    p->x = h->sat;
+    p->y = h->sat + vs;
+    p->z = h->sat + 2 * vs;
     p->count = h->vertex_count;
+    f->x = h->sat + 3 * vs;
+    f->y = f->x + fs;
+    f->z = f->x + 2 * fs;
+    f->w = f->x + 3 * fs;
+    f->count = fs;
+}
+
+/* B's vertices and planes posed in A's frame, into store (3 CAP_V + 4 CAP_F floats). */
+static void view_b(const struct px_hull* h, const pxi_gjk_pair* pair, float* store, sat_points* p, sat_faces* f)
+{
+    const int vs = round4(h->vertex_count), fs = round4(h->face_count);
+    const float* src = h->sat;
+    float* x = store;
+    float* y = store + CAP_V;
+    float* z = store + 2 * CAP_V;
     for (int i = 0; i < h->vertex_count; ++i)
     {
-        vec3 v;
-        pxi_point_from_b(pair, h->vertices + 3 * (size_t)i, v);
-        p->x[i] = v[0];
-        p->y[i] = v[1];
-        p->z[i] = v[2];
+        vec3 v = { src[i], src[vs + i], src[2 * vs + i] };
+        pxi_point_from_b(pair, v, v);
+        x[i] = v[0];
+        y[i] = v[1];
+        z[i] = v[2];
     }
+    p->x = x;
+    p->y = y;
+    p->z = z;
+    p->count = h->vertex_count;
+    const float* pl = src + 3 * vs;
+    float* nx = store + 3 * CAP_V;
+    float* ny = nx + CAP_F;
+    float* nz = nx + 2 * CAP_F;
+    float* w = nx + 3 * CAP_F;
+    for (int i = 0; i < fs; ++i)
+    {
+        vec3 n = { pl[i], pl[fs + i], pl[2 * fs + i] };
+        if (pair->b_rotated)
+        {
+            px_rot_mulv(&pair->rot_b, n, n);
+        }
+        nx[i] = n[0];
+        ny[i] = n[1];
+        nz[i] = n[2];
+        w[i] = pl[3 * fs + i] + px_v3_dot(n, pair->pos_b); /* +inf stays +inf on the padding */
+    }
+    f->x = nx;
+    f->y = ny;
+    f->z = nz;
+    f->w = w;
+    f->count = fs;
 }
 
 static void point_of(const sat_points* p, int i, vec3 dest)
 {
     px_v3_set(p->x[i], p->y[i], p->z[i], dest);
-}
-
-/* Every face plane of a hull in A's frame (B's posed), padded to a multiple of four with planes no point
- * lies below (normal 0, offset +inf: separation -inf). */
-static void planes_all(const struct px_hull* h, const pxi_gjk_pair* pair, bool is_b, sat_faces* f)
-{
-    f->count = h->face_count;
-    for (int i = 0; i < h->face_count; ++i)
-    {
-        const float* pl = h->faces[i].plane;
-        vec3 n;
-        float w = pl[3];
-        if (is_b && pair->b_rotated)
-        {
-            px_rot_mulv(&pair->rot_b, pl, n);
-        }
-        else
-        {
-            px_v3_copy(pl, n);
-        }
-        if (is_b)
-        {
-            w += px_v3_dot(n, pair->pos_b);
-        }
-        f->x[i] = n[0];
-        f->y[i] = n[1];
-        f->z[i] = n[2];
-        f->w[i] = w;
-    }
-    for (int i = f->count; i < round4(f->count); ++i)
-    {
-        f->x[i] = f->y[i] = f->z[i] = 0.0f;
-        f->w[i] = INFINITY;
-    }
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -263,14 +284,15 @@ typedef struct sat_edges_a
 static void edges_a_below(const struct px_hull* h, const sat_faces* fa, const sat_points* pa, const int* low_a,
                           const sat_points* pb, float bound, sat_edges_a* e)
 {
+    const uint8_t* edges = copy_edges(h);
     int k = 0;
     for (int i = 0; i < h->edge_count; ++i)
     {
-        int32_t f0 = h->edge_faces[2 * i], f1 = h->edge_faces[2 * i + 1];
+        int f0 = edges[4 * i + 2], f1 = edges[4 * i + 3];
         vec3 a = { fa->x[f0], fa->y[f0], fa->z[f0] };
         vec3 b = { fa->x[f1], fa->y[f1], fa->z[f1] };
         vec3 p, q, ra, rb;
-        point_of(pa, h->edges[2 * i], p);
+        point_of(pa, edges[4 * i], p);
         point_of(pb, low_a[f0], q);
         px_v3_sub(p, q, ra);
         point_of(pb, low_a[f1], q);
@@ -293,14 +315,15 @@ static void edges_a_below(const struct px_hull* h, const sat_faces* fa, const sa
 static void edges_b_below(const struct px_hull* h, const sat_faces* fb, const sat_points* pb, const int* low_b,
                           const sat_points* pa, float bound, sat_edges* e, int* index)
 {
+    const uint8_t* edges = copy_edges(h);
     int k = 0;
     for (int i = 0; i < h->edge_count; ++i)
     {
-        int32_t f0 = h->edge_faces[2 * i], f1 = h->edge_faces[2 * i + 1];
+        int f0 = edges[4 * i + 2], f1 = edges[4 * i + 3];
         vec3 cn = { -fb->x[f0], -fb->y[f0], -fb->z[f0] };
         vec3 dn = { -fb->x[f1], -fb->y[f1], -fb->z[f1] };
         vec3 p, q, rc, rd;
-        point_of(pb, h->edges[2 * i], p);
+        point_of(pb, edges[4 * i], p);
         point_of(pa, low_b[f0], q);
         px_v3_sub(q, p, rc);
         point_of(pa, low_b[f1], q);
@@ -403,12 +426,14 @@ static void edge_queries(const struct px_hull* ha, const sat_edges_a* ea, const 
     best->s = -INFINITY;
     best->a = best->b = -1;
     px_v3_zero(best->n);
+    const uint8_t* edges_a = copy_edges(ha);
+    const uint8_t* edges_b = copy_edges(hb);
     for (int k = 0; k < ea->count; ++k)
     {
         int i = ea->index[k];
         vec3 a0, a1, e_a;
-        point_of(pa, ha->edges[2 * i], a0);
-        point_of(pa, ha->edges[2 * i + 1], a1);
+        point_of(pa, edges_a[4 * i], a0);
+        point_of(pa, edges_a[4 * i + 1], a1);
         px_v3_sub(a1, a0, e_a);
         for (int g = 0; g < eb->count; g += 4)
         {
@@ -419,8 +444,8 @@ static void edge_queries(const struct px_hull* ha, const sat_edges_a* ea, const 
                 mask &= mask - 1u;
                 int j = index_b[g + l];
                 vec3 b0, b1, e_b, n;
-                point_of(pb, hb->edges[2 * j], b0);
-                point_of(pb, hb->edges[2 * j + 1], b1);
+                point_of(pb, edges_b[4 * j], b0);
+                point_of(pb, edges_b[4 * j + 1], b1);
                 px_v3_sub(b1, b0, e_b);
                 float s;
                 if (edge_separation(a0, e_a, b0, e_b, ha->centroid, n, &s) && s > best->s)
@@ -460,15 +485,36 @@ bool pxi_hull_sat_contact(const pxi_gjk_pair* pair, float min_overlap, pxi_hull_
 {
     const struct px_hull* ha = pair->a->hull.built;
     const struct px_hull* hb = pair->b->hull.built;
+    /* 1. bounding spheres apart: no overlap */
+    vec3 gap;
+    pxi_point_from_b(pair, hb->centroid, gap);
+    px_v3_sub(gap, ha->centroid, gap);
+    const float reach = ha->extent + hb->extent;
+    if (!(px_v3_norm2(gap) <= reach * reach))
+    {
+        return false;
+    }
+    prefetch_copy(ha);
+    prefetch_copy(hb);
     sat_points pa, pb;
-    points_a(ha, &pa);
-    points_b(hb, pair, &pb);
+    sat_faces fa, fb;
+    float store_b[3 * CAP_V + 4 * CAP_F];
+    view_a(ha, &pa, &fa);
+    view_b(hb, pair, store_b, &pb, &fb);
     const float scale = ha->extent + hb->extent + px_v3_norm(pair->pos_b);
+    int ia, ib;
+    float gap_len = px_v3_norm(gap);
+    if (gap_len > 0.0f)
+    {
+        /* the centres' direction separates most pairs that are apart, for two scans */
+        px_v3_scale(gap, 1.0f / gap_len, gap);
+        if (!(extreme(&pa, gap, 1.0f, &ia) + extreme(&pb, gap, -1.0f, &ib) > min_overlap))
+        {
+            return false;
+        }
+    }
 
     /* 2. face axes */
-    sat_faces fa, fb;
-    planes_all(ha, pair, false, &fa);
-    planes_all(hb, pair, true, &fb);
     float sep_a[CAP_F], sep_b[CAP_F];
     int low_a[CAP_F], low_b[CAP_F];
     int face_a, face_b;
@@ -518,7 +564,6 @@ bool pxi_hull_sat_contact(const pxi_gjk_pair* pair, float min_overlap, pxi_hull_
         s_best = sb;
         px_v3_set(-fb.x[face_b], -fb.y[face_b], -fb.z[face_b], n);
     }
-    int ia, ib;
     float top_a = extreme(&pa, n, 1.0f, &ia);
     float low = -extreme(&pb, n, -1.0f, &ib);
     float depth = top_a - low;
@@ -531,10 +576,10 @@ bool pxi_hull_sat_contact(const pxi_gjk_pair* pair, float min_overlap, pxi_hull_
     if (edge_wins)
     {
         vec3 a0, a1, b0, b1, q;
-        point_of(&pa, ha->edges[2 * edge.a], a0);
-        point_of(&pa, ha->edges[2 * edge.a + 1], a1);
-        point_of(&pb, hb->edges[2 * edge.b], b0);
-        point_of(&pb, hb->edges[2 * edge.b + 1], b1);
+        point_of(&pa, copy_edges(ha)[4 * edge.a], a0);
+        point_of(&pa, copy_edges(ha)[4 * edge.a + 1], a1);
+        point_of(&pb, copy_edges(hb)[4 * edge.b], b0);
+        point_of(&pb, copy_edges(hb)[4 * edge.b + 1], b1);
         pxi_closest_segment_segment(a0, a1, b0, b1, out->point_a, q);
     }
     else if (sa >= sb)

@@ -64,7 +64,13 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
 {
     int vc = b->res_vertices.count, fc = b->res_counts.count, fi = b->res_indices.count;
     int ec = b->res_edges.count / 2;
-    size_t off_vertices = align_up(sizeof(struct px_hull));
+    /* the separating-axis copy (hull_internal.h), for small solids, right after the struct */
+    const int sat_vs = (vc + 3) & ~3, sat_fs = (fc + 3) & ~3;
+    const size_t sat_bytes = dimension == 3 && vc <= PXI_HULL_SAT_MAX_VERTICES
+                                 ? sizeof(float) * (3 * (size_t)sat_vs + 4 * (size_t)sat_fs) + 4 * (size_t)ec
+                                 : 0;
+    size_t off_sat = align_up(sizeof(struct px_hull));
+    size_t off_vertices = align_up(off_sat + sat_bytes);
     size_t off_faces = align_up(off_vertices + 3 * sizeof(float) * (size_t)vc);
     size_t off_indices = align_up(off_faces + sizeof(px_hull_face) * (size_t)fc);
     size_t off_edges = align_up(off_indices + sizeof(int32_t) * (size_t)fi);
@@ -295,6 +301,43 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
             }
         }
     }
+    /* the edges' faces serve solids only (the separating-axis test), and only when every edge has two */
+    for (int e = 0; e < ec && h->edge_faces != NULL; ++e)
+    {
+        if (dimension != 3 || h->edge_faces[2 * e] < 0 || h->edge_faces[2 * e + 1] < 0)
+        {
+            h->edge_faces = NULL;
+        }
+    }
+    if (sat_bytes > 0 && h->edge_faces != NULL)
+    {
+        float* sat = (float*)(void*)(block + off_sat);
+        for (int i = 0; i < vc; ++i)
+        {
+            for (int k = 0; k < 3; ++k)
+            {
+                sat[k * sat_vs + i] = h->vertices[3 * i + k];
+            }
+        }
+        float* planes = sat + 3 * sat_vs;
+        for (int f = 0; f < sat_fs; ++f)
+        {
+            for (int k = 0; k < 4; ++k)
+            {
+                planes[k * sat_fs + f] = f < fc ? h->faces[f].plane[k] : (k == 3 ? INFINITY : 0.0f);
+            }
+        }
+        uint8_t* edges = (uint8_t*)(void*)(planes + 4 * sat_fs);
+        for (int e = 0; e < ec; ++e)
+        {
+            edges[4 * e + 0] = (uint8_t)h->edges[2 * e];
+            edges[4 * e + 1] = (uint8_t)h->edges[2 * e + 1];
+            edges[4 * e + 2] = (uint8_t)h->edge_faces[2 * e];
+            edges[4 * e + 3] = (uint8_t)h->edge_faces[2 * e + 1];
+        }
+        h->sat = sat;
+        h->sat_bytes = (int)sat_bytes;
+    }
     double c[3] = { 0.0, 0.0, 0.0 };
     for (int i = 0; i < vc; ++i)
     {
@@ -321,14 +364,6 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
     }
     double r = sqrt(r2);
     h->extent = r < (double)FLT_MAX ? (float)r : FLT_MAX;
-    /* the edges' faces serve solids only (the separating-axis test), and only when every edge has two */
-    for (int e = 0; e < ec && h->edge_faces != NULL; ++e)
-    {
-        if (dimension != 3 || h->edge_faces[2 * e] < 0 || h->edge_faces[2 * e + 1] < 0)
-        {
-            h->edge_faces = NULL;
-        }
-    }
     /* the climbing graph: records in vertex order (the vertices are in Morton order, so neighbours' records
      * are mostly near), then each neighbour's link to its record */
     h->climb_record = (int32_t*)(void*)(block + off_records);

@@ -30,23 +30,31 @@ typedef union pxi_climb_node
     } meta;
 } pxi_climb_node;
 
+/* Hulls of up to this many vertices keep a compact copy for the separating-axis test (px_hull.sat). */
+#define PXI_HULL_SAT_MAX_VERTICES 32
+
 struct px_hull
 {
+    /* What every query reads first, in the first 64 bytes of the block (a query on a cold hull then takes one
+     * miss for these and one run of consecutive lines for the separating-axis copy that follows them). */
+    int dimension; /* 0 point, 1 segment, 2 flat polygon, 3 solid */
+    int vertex_count;
+    int face_count;
+    int edge_count;
+    float* vertices;        /* packed xyz [(x, y, z) * vertex_count] */
+    float* sat;             /* the separating-axis copy (below), or NULL */
+    int sat_bytes;
+    float extent;           /* largest distance of a vertex from the centroid (the hull's scale) */
+    vec3 centroid;          /* mean of the vertices */
+    int climb_min_vertices; /* px_hull_def.climb_min_vertices: GJK climbs this hull from this many vertices */
+    pxi_climb_node* climb_nodes; /* the climbing graph (below) */
     px_allocator allocator; /* the resolved allocator that owns `block` */
     void* block;            /* one allocation holding every array below */
     size_t block_size;
 
-    int dimension; /* 0 point, 1 segment, 2 flat polygon, 3 solid */
-
-    int vertex_count;
-    float* vertices; /* packed xyz [(x, y, z) * vertex_count] */
-
-    int face_count;
     px_hull_face* faces;   /* planes are outward, unit normals */
     int32_t* face_indices; /* concatenated, counter-clockwise seen from outside */
     int face_index_count;
-
-    int edge_count;
     int32_t* edges; /* undirected vertex pairs [(i, j) * edge_count] */
 
     /* vertex adjacency along hull edges, CSR: the neighbours of v are
@@ -54,10 +62,7 @@ struct px_hull
     int32_t* adjacency_offsets; /* [vertex_count + 1] */
     int32_t* adjacency;         /* [2 * edge_count] */
 
-    int climb_min_vertices; /* px_hull_def.climb_min_vertices: GJK climbs this hull from this many vertices */
 
-    vec3 centroid; /* mean of the vertices */
-    float extent;  /* largest distance of a vertex from the centroid (the hull's scale) */
 
     /* Faces that are flat only within the build tolerance (merged from nearly coplanar ones, or a polygon
      * that is not exactly planar), per vertex, CSR: the faces of v are
@@ -72,12 +77,19 @@ struct px_hull
     int32_t* vertex_face_offsets; /* [vertex_count + 1] */
     int32_t* vertex_faces;        /* [face_index_count] */
 
+    /* The separating-axis test's copy of a small solid hull (narrowphase/hull_sat.c), in one run of memory
+     * so that a query reads a few consecutive cache lines and can ask for all of them at once:
+     *   x[vs], y[vs], z[vs]            the vertices, vs = vertex_count rounded up to 4 (padding 0)
+     *   nx[fs], ny[fs], nz[fs], w[fs]  the face planes, fs = face_count rounded up to 4 (padding 0, 0, 0, +inf)
+     *   then, as bytes, 4 per edge     the edge's vertices (as edges) and its faces (as edge_faces)
+     * NULL for hulls that are not solid or have more than PXI_HULL_SAT_MAX_VERTICES vertices. It follows
+     * the struct in the block. sat and sat_bytes are at the top. */
+
     /* the two faces of each edge (i, j) = edges[2 e], edges[2 e + 1]: edge_faces[2 e] is the face whose
      * loop runs i -> j, edge_faces[2 e + 1] the one running j -> i. Solids only: NULL otherwise. */
     int32_t* edge_faces; /* [2 * edge_count] */
 
-    /* The climbing graph (see pxi_climb_node) and the record of each vertex. */
-    pxi_climb_node* climb_nodes;
+    /* The climbing graph (see pxi_climb_node; climb_nodes is at the top) and the record of each vertex. */
     int32_t* climb_record; /* [vertex_count] */
 
     /* Where climbs begin: a cube map of directions. Each of the 6 cube faces (+x, -x, +y, -y, +z, -z) is
