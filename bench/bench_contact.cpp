@@ -3,7 +3,9 @@
 // proxima).
 //
 // Workloads (issue 3):
-//   1. Penetration depth on overlapping hull pairs, N = 8 ... 1024 points on ellipsoids:
+//   1. Penetration depth on overlapping hull pairs, N = 8 ... 1024 points on ellipsoids, deep (B's centroid
+//      inside A) and, in 1b, resting contacts (at most 5% of the size deep, N = 8 ... 256), each as point
+//      clouds and as built hulls (small built pairs take the separating-axis test):
 //      px_contact_world against libccd ccdGJKPenetration and ccdMPRPenetration and Bullet
 //      btGjkEpaSolver2::Penetration. Accuracy: every library's normal n gives an upper bound of the true
 //      depth, the overlap of the hulls along n (computed in double); the smallest of those bounds, o_min,
@@ -116,17 +118,32 @@ void note_depth(DepthCheck& c, double depth, double o_min, double size, bool ok)
     c.deep += (depth - o_min) / size > kShallow;
 }
 
-void run_penetration(const Options& opt)
+/// shallow = 0: deep pairs (B's centroid inside A); shallow > 0: resting contacts at most shallow x size deep.
+void run_penetration(const Options& opt, double shallow)
 {
-    std::printf("\n### 1. Penetration depth (overlapping hull pairs; median ns per query; ratio = peer / proxima)\n\n");
+    if (shallow > 0.0)
+    {
+        std::printf("\n### 1b. Penetration depth, resting contacts (depth at most %.0f%% of the size; median ns per "
+                    "query; ratio = peer / proxima)\n\n",
+                    100.0 * shallow);
+    }
+    else
+    {
+        std::printf("\n### 1. Penetration depth (overlapping hull pairs; median ns per query; ratio = peer / "
+                    "proxima)\n\n");
+    }
     std::printf("| N | proxima px_contact_world | libccd ccdGJKPenetration | ratio | libccd ccdMPRPenetration | ratio "
                 "| Bullet btGjkEpaSolver2::Penetration | ratio | proxima EPA iters mean / max |\n");
     std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     std::vector<std::string> accuracy, accuracy_built, built_rows;
     for (int n : { 8, 16, 64, 256, 1024 })
     {
+        if (shallow > 0.0 && n > 256)
+        {
+            break;
+        }
         kOverlapFraction = 1.0;
-        PairSet s = make_pair_set(n);
+        PairSet s = make_pair_set(n, shallow);
         // The same hulls built (px_hull_create): small pairs take the separating-axis test, larger ones EPA
         // over hill-climbed or scanned supports.
         std::vector<px_hull*> built;
@@ -720,7 +737,8 @@ int main(int argc, char** argv)
 #endif
     if (opt.only == 0 || opt.only == 1)
     {
-        run_penetration(opt);
+        run_penetration(opt, 0.0);
+        run_penetration(opt, 0.05);
     }
     if (opt.only == 0 || opt.only == 2)
     {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "narrowphase/hull_sat.h"
+#include "oracle/hull_distance.h"
 #include "oracle/sat_depth.h"
 #include "proxima/proxima.h"
 #include "support/rng.h"
@@ -187,9 +188,9 @@ static void rest_b_on_a(const px_hull* ha, const px_transform* ta, const px_hull
 static int random_pairs_vs_oracle(void)
 {
     px_rng r = px_rng_seeded(0x5a7u);
-    int sat_answers = 0, pairs = 0;
+    int sat_answers = 0, pairs = 0, apart = 0;
     ld worst = 0.0L;
-    for (int iter = 0; iter < 1500; ++iter)
+    for (int iter = 0; iter < 2000; ++iter)
     {
         px_hull *ha = NULL, *hb = NULL;
         if (random_hull(&r, &ha) != PX_OK || random_hull(&r, &hb) != PX_OK)
@@ -201,8 +202,15 @@ static int random_pairs_vs_oracle(void)
         }
         px_shape sa = px_shape_from_hull(ha), sb = px_shape_from_hull(hb);
         px_transform ta = random_pose(&r, 3.0), tb = random_pose(&r, 0.0);
-        int deep = px_rng_int(&r, 2);
-        if (deep)
+        int mode = px_rng_int(&r, 3), deep = mode == 0;
+        if (mode == 2)
+        {
+            /* apart: A's and B's extremes along u a gap apart (the separating axes give way to GJK) */
+            double u[3];
+            px_rng_unit_vector(&r, u);
+            rest_b_on_a(ha, &ta, hb, &tb, u, -0.5 * pow(10.0, px_rng_range(&r, -3.0, 0.0)));
+        }
+        else if (deep)
         {
             tb.p[0] = ta.p[0] + (float)px_rng_range(&r, -0.4, 0.4);
             tb.p[1] = ta.p[1] + (float)px_rng_range(&r, -0.4, 0.4);
@@ -227,6 +235,16 @@ static int random_pairs_vs_oracle(void)
         {
             fprintf(stderr, "status %d / %d\n", (int)st, (int)se);
             fail = 1;
+        }
+        else if (mode == 2)
+        {
+            static ld a[3 * 64], b[3 * 64];
+            int na = posed_vertices(ha, &ta, a), nb = posed_vertices(hb, &tb, b);
+            pxo_distance d;
+            pxo_hull_distance(a, na, b, nb, 0.0L, &d);
+            apart++;
+            fail = c.method != PX_CONTACT_GJK || fabsl((ld)c.distance - d.distance) > tol ||
+                   c.distance != e.distance;
         }
         else if (k.exact > 4.0L * tol)
         {
@@ -258,7 +276,7 @@ static int random_pairs_vs_oracle(void)
             fprintf(stderr,
                     "pair %d (%s, %d x %d vertices, %d x %d faces): status %d method %d depth %.9g, exact %.9Lg, along normal "
                     "%.9Lg, top_a %.9Lg vs %.9g, EPA %.9g\n",
-                    iter, deep ? "deep" : "resting", px_hull_vertex_count(ha), px_hull_vertex_count(hb),
+                    iter, mode == 2 ? "apart" : deep ? "deep" : "resting", px_hull_vertex_count(ha), px_hull_vertex_count(hb),
                     px_hull_face_count(ha), px_hull_face_count(hb), (int)st,
                     (int)c.method, -c.distance, k.exact, k.along, k.top_a, px_v3_dot(c.normal, c.point_a),
                     -e.distance);
@@ -267,9 +285,9 @@ static int random_pairs_vs_oracle(void)
         px_hull_destroy(hb);
         PX_CHECK(!fail);
     }
-    printf("    %d clear overlaps, %d answered by the separating axes, worst |depth - exact| / size %.2Le\n", pairs,
-           sat_answers, worst);
-    PX_CHECK(pairs > 1000);
+    printf("    %d clear overlaps, %d answered by the separating axes, worst |depth - exact| / size %.2Le; %d apart\n",
+           pairs, sat_answers, worst, apart);
+    PX_CHECK(pairs > 900 && apart > 400);
     PX_CHECK(sat_answers > pairs / 2);
     return 0;
 }
