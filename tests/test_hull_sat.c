@@ -1,7 +1,7 @@
 /* The separating-axis path of px_contact_world for small built hulls (src/narrowphase/hull_sat.c): random
  * pairs of hulls from px_hull_create, deep and resting, against the exact long-double separating-axis
  * oracle (tests/oracle/sat_depth.h) on the hulls' own vertices; the reported depth against the overlap
- * along the reported normal; the witness point on A's support plane; the EPA path (config.analytic =
+ * along the reported normal; the witness point on A's support plane; boxes against hulls, either order; the EPA path (config.analytic =
  * false) agreeing within its tolerance; a cube resting on a cube (exact face normal and depth); coincident
  * hulls; touching hulls (no separating-axis answer, depth 0 from GJK/EPA); a pair's cache that was apart;
  * hulls above the size limit going through EPA. Seeds are fixed; PX_TEST_SEED replays another stream. */
@@ -292,6 +292,73 @@ static int random_pairs_vs_oracle(void)
     return 0;
 }
 
+/* Random boxes against random small hulls, either order, deep and resting, against the same oracle (the
+ * box's 8 corners posed in long double). */
+static int box_against_hull(void)
+{
+    px_rng r = px_rng_seeded(0xb0c5u);
+    int sat_answers = 0, pairs = 0;
+    for (int iter = 0; iter < 800; ++iter)
+    {
+        px_hull* h = NULL;
+        if (random_hull(&r, &h) != PX_OK)
+        {
+            return 1;
+        }
+        vec3 half = { (float)px_rng_range(&r, 0.05, 1.2), (float)px_rng_range(&r, 0.05, 1.2),
+                      (float)px_rng_range(&r, 0.05, 1.2) };
+        float corners[24];
+        for (int i = 0; i < 8; ++i)
+        {
+            for (int k = 0; k < 3; ++k)
+            {
+                corners[3 * i + k] = (i >> k) & 1 ? half[k] : -half[k];
+            }
+        }
+        px_hull* box_hull = NULL; /* the box as a hull, for the oracle's posing helpers */
+        if (px_hull_create(corners, 8, NULL, &box_hull) != PX_OK)
+        {
+            px_hull_destroy(h);
+            return 1;
+        }
+        px_shape box = px_shape_box(half), hull = px_shape_from_hull(h);
+        int box_first = px_rng_int(&r, 2);
+        const px_hull* ha = box_first ? box_hull : h;
+        const px_hull* hb = box_first ? h : box_hull;
+        const px_shape* sa = box_first ? &box : &hull;
+        const px_shape* sb = box_first ? &hull : &box;
+        px_transform ta = random_pose(&r, 3.0), tb = random_pose(&r, 0.0);
+        double u[3];
+        px_rng_unit_vector(&r, u);
+        rest_b_on_a(ha, &ta, hb, &tb, u, px_rng_int(&r, 2) ? 0.3 * pow(10.0, px_rng_range(&r, -3.0, 0.0)) : 0.5);
+        px_contact c;
+        px_status st = px_contact_world(sa, &ta, sb, &tb, NULL, &c);
+        hs_check k;
+        evaluate(ha, &ta, hb, &tb, &c, &k);
+        ld tol = 2e-6L * (k.size + 1.0L);
+        int fail = st < 0;
+        if (!fail && k.exact > 4.0L * tol)
+        {
+            pairs++;
+            sat_answers += c.method == PX_CONTACT_ANALYTIC;
+            fail = c.method != PX_CONTACT_ANALYTIC || fabsl(-(ld)c.distance - k.exact) > tol ||
+                   fabsl(k.along - (-(ld)c.distance)) > tol;
+        }
+        if (fail)
+        {
+            fprintf(stderr, "pair %d (box %s, hull of %d vertices): status %d method %d depth %.9g exact %.9Lg along %.9Lg\n",
+                    iter, box_first ? "first" : "second", px_hull_vertex_count(h), (int)st, (int)c.method,
+                    -c.distance, k.exact, k.along);
+        }
+        px_hull_destroy(h);
+        px_hull_destroy(box_hull);
+        PX_CHECK(!fail);
+    }
+    printf("    %d clear overlaps, %d answered by the separating axes\n", pairs, sat_answers);
+    PX_CHECK(pairs > 600);
+    return 0;
+}
+
 static px_status cube_hull(double h, px_hull** out)
 {
     float pts[24];
@@ -439,6 +506,7 @@ int test_hull_sat(void)
 {
     PX_SUITE_BEGIN;
     PX_RUN_SUBTEST(random_pairs_vs_oracle);
+    PX_RUN_SUBTEST(box_against_hull);
     PX_RUN_SUBTEST(resting_cube);
     PX_RUN_SUBTEST(coincident);
     PX_RUN_SUBTEST(touching);

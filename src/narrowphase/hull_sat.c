@@ -1,4 +1,6 @@
-/* Exact penetration depth of two small built hulls by their separating axes (hull_sat.h).
+/* Exact penetration depth of two small built hulls, or a box and a hull, by their separating axes
+ * (hull_sat.h). A box takes part as a hull of 8 vertices, 6 faces and 12 edges, its compact copy written per
+ * query.
  *
  * Everything is in A's frame. One query:
  *   1. Bounding spheres about the centroids that do not meet, or the centres' direction separating the
@@ -73,6 +75,17 @@ typedef struct sat_edges
     int count;
 } sat_edges;
 
+/* What the test reads of a shape: a built hull's compact copy (hull_internal.h), or a box's, made per
+ * query in the same layout. */
+typedef struct sat_source
+{
+    const float* sat;
+    int sat_bytes;
+    int vertex_count, face_count, edge_count;
+    float extent;
+    const float* centroid;
+} sat_source;
+
 /* A built hull the test can take, or NULL: a small solid (with its compact copy) whose shape uses exactly
  * the built vertices. */
 static const struct px_hull* sat_hull(const px_shape* s)
@@ -89,18 +102,85 @@ static const struct px_hull* sat_hull(const px_shape* s)
     return h;
 }
 
-bool pxi_hull_sat_applies(const pxi_gjk_pair* pair)
+/* The box's edges in the compact layout: vertex i is (+-h0, +-h1, +-h2) with bit k of i set for +h_k; face
+ * 2 k is +e_k and 2 k + 1 is -e_k; each edge's two vertices, then its two faces. */
+static const uint8_t box_edges[48] = { 0, 1, 3, 5, 4, 5, 3, 4, 2, 3, 2, 5, 6, 7, 2, 4, 0, 2, 1, 5, 4, 6, 1, 4,
+                                       1, 3, 0, 5, 5, 7, 0, 4, 0, 4, 1, 3, 2, 6, 1, 2, 1, 5, 0, 3, 3, 7, 0, 2 };
+static const float box_origin[3] = { 0.0f, 0.0f, 0.0f };
+
+/* Floats of a box's compact copy: 8 vertices, 6 planes padded to 8, and the 48 bytes of its edges. */
+#define SAT_BOX_FLOATS (3 * 8 + 4 * 8 + 12)
+
+/* The shape's source: a small built hull's copy, or a box's written into box_store. False for other shapes. */
+static bool sat_source_of(const px_shape* s, float* box_store, sat_source* out)
 {
-    const struct px_hull* ha = sat_hull(pair->a);
-    const struct px_hull* hb = sat_hull(pair->b);
-    return ha != NULL && hb != NULL && ha->edge_count * hb->edge_count <= PXI_HULL_SAT_MAX_EDGE_PAIRS;
+    if (s->type == PX_SHAPE_BOX)
+    {
+        const float* h = s->box.half_extents;
+        for (int i = 0; i < 8; ++i)
+        {
+            for (int k = 0; k < 3; ++k)
+            {
+                box_store[8 * k + i] = (i >> k) & 1 ? h[k] : -h[k];
+            }
+        }
+        float* planes = box_store + 24;
+        for (int f = 0; f < 8; ++f)
+        {
+            for (int k = 0; k < 3; ++k)
+            {
+                planes[8 * k + f] = f < 6 && f / 2 == k ? (f % 2 ? -1.0f : 1.0f) : 0.0f;
+            }
+            planes[24 + f] = f < 6 ? h[f / 2] : INFINITY;
+        }
+        memcpy(planes + 32, box_edges, sizeof(box_edges));
+        out->sat = box_store;
+        out->sat_bytes = (int)sizeof(float) * SAT_BOX_FLOATS;
+        out->vertex_count = 8;
+        out->face_count = 6;
+        out->edge_count = 12;
+        out->extent = px_v3_norm(h);
+        out->centroid = box_origin;
+        return true;
+    }
+    const struct px_hull* hull = sat_hull(s);
+    if (hull == NULL)
+    {
+        return false;
+    }
+    out->sat = hull->sat;
+    out->sat_bytes = hull->sat_bytes;
+    out->vertex_count = hull->vertex_count;
+    out->face_count = hull->face_count;
+    out->edge_count = hull->edge_count;
+    out->extent = hull->extent;
+    out->centroid = hull->centroid;
+    return true;
 }
 
-/* ------------------------------------------------------------------------------------------------ */
-/* Set-up                                                                                            */
+/* Edges of a shape the test can take, or -1. */
+static int sat_edge_count(const px_shape* s)
+{
+    if (s->type == PX_SHAPE_BOX)
+    {
+        return 12;
+    }
+    const struct px_hull* h = sat_hull(s);
+    return h != NULL ? h->edge_count : -1;
+}
+
+bool pxi_hull_sat_applies(const pxi_gjk_pair* pair)
+{
+    if (pair->a->type == PX_SHAPE_BOX && pair->b->type == PX_SHAPE_BOX)
+    {
+        return false; /* two boxes have their own closed form (box_sat.h) */
+    }
+    int ea = sat_edge_count(pair->a), eb = sat_edge_count(pair->b);
+    return ea >= 0 && eb >= 0 && ea * eb <= PXI_HULL_SAT_MAX_EDGE_PAIRS;
+}
 
 /* Ask for every cache line of a hull's compact copy (a hint; no effect on results). */
-static void prefetch_copy(const struct px_hull* h)
+static void prefetch_copy(const sat_source* h)
 {
 #if defined(__GNUC__) || defined(__clang__)
     for (int off = 0; off < h->sat_bytes; off += 64)
@@ -113,13 +193,13 @@ static void prefetch_copy(const struct px_hull* h)
 }
 
 /* The edges of a hull's compact copy: 4 bytes each, its two vertices and its two faces. */
-static const uint8_t* copy_edges(const struct px_hull* h)
+static const uint8_t* copy_edges(const sat_source* h)
 {
     return (const uint8_t*)(const void*)(h->sat + 3 * round4(h->vertex_count) + 4 * round4(h->face_count));
 }
 
 /* A's vertices and planes: its compact copy as it is. */
-static void view_a(const struct px_hull* h, sat_points* p, sat_faces* f)
+static void view_a(const sat_source* h, sat_points* p, sat_faces* f)
 {
     const int vs = round4(h->vertex_count), fs = round4(h->face_count);
     p->x = h->sat;
@@ -134,7 +214,7 @@ static void view_a(const struct px_hull* h, sat_points* p, sat_faces* f)
 }
 
 /* B's vertices and planes posed in A's frame, into store (3 CAP_V + 4 CAP_F floats). */
-static void view_b(const struct px_hull* h, const pxi_gjk_pair* pair, float* store, sat_points* p, sat_faces* f)
+static void view_b(const sat_source* h, const pxi_gjk_pair* pair, float* store, sat_points* p, sat_faces* f)
 {
     const int vs = round4(h->vertex_count), fs = round4(h->face_count);
     const float* src = h->sat;
@@ -281,7 +361,7 @@ typedef struct sat_edges_a
     int count;
 } sat_edges_a;
 
-static void edges_a_below(const struct px_hull* h, const sat_faces* fa, const sat_points* pa, const int* low_a,
+static void edges_a_below(const sat_source* h, const sat_faces* fa, const sat_points* pa, const int* low_a,
                           const sat_points* pb, float bound, sat_edges_a* e)
 {
     const uint8_t* edges = copy_edges(h);
@@ -312,7 +392,7 @@ static void edges_a_below(const struct px_hull* h, const sat_faces* fa, const sa
 /* B's edges that may beat an overlap of `bound`, for the Gauss-map test four at a time: c and d the negated
  * normals of the edge's faces, e = d x c (the zeros padding the last group never pass the test's strict
  * inequalities). low_b[g] is A's vertex deepest below B's face g. */
-static void edges_b_below(const struct px_hull* h, const sat_faces* fb, const sat_points* pb, const int* low_b,
+static void edges_b_below(const sat_source* h, const sat_faces* fb, const sat_points* pb, const int* low_b,
                           const sat_points* pa, float bound, sat_edges* e, int* index)
 {
     const uint8_t* edges = copy_edges(h);
@@ -419,8 +499,8 @@ static bool edge_separation(const vec3 pa, const vec3 ea, const vec3 pb, const v
 }
 
 /* Largest separation over the Minkowski-face edge pairs of the two lists. */
-static void edge_queries(const struct px_hull* ha, const sat_edges_a* ea, const sat_points* pa,
-                         const struct px_hull* hb, const sat_edges* eb, const int* index_b, const sat_points* pb,
+static void edge_queries(const sat_source* ha, const sat_edges_a* ea, const sat_points* pa,
+                         const sat_source* hb, const sat_edges* eb, const int* index_b, const sat_points* pb,
                          sat_edge_best* best)
 {
     best->s = -INFINITY;
@@ -483,8 +563,14 @@ static float extreme(const sat_points* p, const vec3 n, float sign, int* index)
 
 bool pxi_hull_sat_contact(const pxi_gjk_pair* pair, float min_overlap, pxi_hull_sat_result* out)
 {
-    const struct px_hull* ha = pair->a->hull.built;
-    const struct px_hull* hb = pair->b->hull.built;
+    float box_a[SAT_BOX_FLOATS], box_b[SAT_BOX_FLOATS];
+    sat_source source_a, source_b;
+    if (!sat_source_of(pair->a, box_a, &source_a) || !sat_source_of(pair->b, box_b, &source_b))
+    {
+        return false;
+    }
+    const sat_source* ha = &source_a;
+    const sat_source* hb = &source_b;
     /* 1. bounding spheres apart: no overlap */
     vec3 gap;
     pxi_point_from_b(pair, hb->centroid, gap);

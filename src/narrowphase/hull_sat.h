@@ -1,4 +1,5 @@
-/* Exact penetration depth of two small built hulls by their separating axes (used by contact.c).
+/* Exact penetration depth of two small built hulls, or of a box and such a hull, by their separating axes
+ * (used by contact.c).
  *
  * For two convex polytopes the penetration depth is the smallest overlap over the face normals of either
  * and the cross products of those edge pairs that form a face of the Minkowski difference (Gregorius, "The
@@ -27,7 +28,7 @@ typedef struct pxi_hull_sat_result
 } pxi_hull_sat_result;
 
 /* Whether both shapes of the pair are solid built hulls (px_shape_from_hull, dimension 3) within the limits
- * above. */
+ * above, or one is such a hull and the other a box (two boxes have their own test, box_sat.h). */
 bool pxi_hull_sat_applies(const pxi_gjk_pair* pair);
 
 /* The penetration of the cores of a pair for which pxi_hull_sat_applies, in A's frame. Returns false,
