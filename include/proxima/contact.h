@@ -6,8 +6,10 @@
 /// Conventions: distance < 0 is penetration; normal is a unit vector from A to B (moving B along it by
 /// -distance separates the shapes when they overlap); point_b = point_a + distance * normal. Rounded shapes
 /// are handled on their cores while the cores are apart, so shallow contacts between rounded shapes never
-/// need EPA. Exact analytic paths answer sphere, capsule and box pairs; every other pair goes through
-/// GJK and EPA. Queries allocate nothing.
+/// need EPA. Exact analytic paths answer sphere, capsule and box pairs, and overlapping small built hulls
+/// (px_shape_from_hull, up to 32 vertices: hull-hull pairs whose edge counts multiply to at most 2400, and
+/// boxes against them) by the separating-axis test over face normals and Minkowski-face edge pairs; every
+/// other pair goes through GJK and EPA. Queries allocate nothing.
 #pragma once
 
 #include "proxima/gjk.h"
@@ -20,7 +22,7 @@ extern "C" {
 typedef enum px_contact_method
 {
     PX_CONTACT_NONE = 0,     ///< Not computed (error)
-    PX_CONTACT_ANALYTIC,     ///< Closed form (sphere, capsule, box pairs)
+    PX_CONTACT_ANALYTIC,     ///< Closed form (sphere, capsule, box pairs; separating axes of small hulls)
     PX_CONTACT_GJK,          ///< Separated (or rounded cores apart): GJK distance
     PX_CONTACT_EPA,          ///< Cores overlap: EPA penetration depth
 } px_contact_method;
