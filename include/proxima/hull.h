@@ -4,8 +4,12 @@
 /// A built hull is an object: create it once from a point cloud, then make shapes from it with
 /// px_shape_from_hull() for as many queries as you like. Its support mapping climbs the vertex adjacency
 /// (hill climbing) from px_hull_def.climb_min_vertices vertices on and scans the vertices below. A climb
-/// starts from the previous support vertex of the same query, or from the extreme vertex of the nearest of
-/// 26 fixed directions, so large hulls cost a few edge steps per support instead of O(n).
+/// starts from the previous support vertex of the same query, or from the extreme vertex stored for its
+/// direction's cell in a cube map of directions (6 x 8 x 8 cells, 6 x 16 x 16 from 512 vertices), so
+/// large hulls cost a few edge steps per support instead of O(n). Small solid hulls
+/// (up to 32 vertices) also keep a compact copy of their vertices, face planes and edges, with which
+/// px_contact_world computes the exact penetration depth of two of them (or of a box and one) by the
+/// separating-axis test instead of EPA (contact.h).
 ///
 /// Degenerate inputs are valid hulls of lower dimension: a single point (dimension 0), a segment (1),
 /// a flat convex polygon (2, two-sided: one face per side). Duplicate and interior points are dropped.
