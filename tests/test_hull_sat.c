@@ -13,6 +13,8 @@
 #include "oracle/hull_distance.h"
 #include "oracle/sat_depth.h"
 #include "proxima/proxima.h"
+#include "shapes/hull_internal.h"
+#include "support/dquat.h"
 #include "support/rng.h"
 #include "test.h"
 
@@ -66,11 +68,12 @@ static px_transform random_pose(px_rng* r, double spread)
     return t;
 }
 
-/* A random small hull: points on an ellipsoid (some pulled inside), or a box's corners, or a prism. */
+/* A random small hull: points on an ellipsoid (some pulled inside), a box's corners, a prism, a jittered
+ * box, a lens or a thin slab. A build may warn (a degenerate cloud): only a solid hull is kept. */
 static px_status random_hull(px_rng* r, px_hull** out)
 {
     float pts[3 * HS_MAX_POINTS];
-    int kind = px_rng_int(r, 4), n;
+    int kind = px_rng_int(r, 7), n;
     double ax[3] = { px_rng_range(r, 0.3, 1.5), px_rng_range(r, 0.3, 1.5), px_rng_range(r, 0.3, 1.5) };
     if (kind == 0)
     {
@@ -98,9 +101,41 @@ static px_status random_hull(px_rng* r, px_hull** out)
             }
         }
     }
+    else if (kind == 4)
+    {
+        /* a box with its corners jittered by 1e-7 to 1e-3 of its size: faces merged within the tolerance */
+        n = 8;
+        double jitter = pow(10.0, px_rng_range(r, -7.0, -3.0));
+        for (int i = 0; i < 8; ++i)
+        {
+            for (int k = 0; k < 3; ++k)
+            {
+                pts[3 * i + k] = (float)(((i >> k) & 1 ? ax[k] : -ax[k]) + jitter * px_rng_range(r, -1.0, 1.0));
+            }
+        }
+    }
+    else if (kind == 5)
+    {
+        /* a lens: a hexagonal rim and two apexes 1e-5 to 1e-2 of its size above and below (thin rims) */
+        n = 8;
+        double h = pow(10.0, px_rng_range(r, -5.0, -2.0));
+        for (int i = 0; i < 6; ++i)
+        {
+            double a = 2.0 * 3.14159265358979323846 * (i + px_rng_range(r, -0.1, 0.1)) / 6.0;
+            pts[3 * i + 0] = (float)(ax[0] * cos(a));
+            pts[3 * i + 1] = (float)(ax[1] * sin(a));
+            pts[3 * i + 2] = 0.0f;
+        }
+        pts[18] = pts[19] = pts[21] = pts[22] = 0.0f;
+        pts[20] = (float)(h * ax[0]);
+        pts[23] = (float)(-h * ax[0]);
+    }
     else
     {
         n = 4 + px_rng_int(r, 13);
+        /* kind 6: a thin slab of points (1e-4 to 1e-2 of its size thick) */
+        double squash = kind == 6 ? pow(10.0, px_rng_range(r, -4.0, -2.0)) : 1.0;
+        ax[2] *= squash;
         for (int i = 0; i < n; ++i)
         {
             double u[3];
@@ -112,7 +147,46 @@ static px_status random_hull(px_rng* r, px_hull** out)
             }
         }
     }
-    return px_hull_create(pts, n, NULL, out);
+    px_status st = px_hull_create(pts, n, NULL, out);
+    if (st >= 0 && px_hull_dimension(*out) == 3)
+    {
+        return PX_OK;
+    }
+    if (st >= 0)
+    {
+        px_hull_destroy(*out);
+        *out = NULL;
+    }
+    return st >= 0 ? PX_WARN_DEGENERATE : st;
+}
+
+/* A random small solid hull (degenerate clouds are drawn again, a bounded number of times). */
+static px_status random_solid(px_rng* r, px_hull** out)
+{
+    px_status st = PX_WARN_DEGENERATE;
+    for (int attempt = 0; attempt < 20 && st == PX_WARN_DEGENERATE; ++attempt)
+    {
+        st = random_hull(r, out);
+    }
+    return st;
+}
+
+/* A quarter of the time, B's rotation made A's turned by 1e-7 to 1e-3 rad: nearly parallel faces and
+ * edges. */
+static void nearly_aligned(px_rng* r, const px_transform* ta, px_transform* tb)
+{
+    if (px_rng_int(r, 4) != 0)
+    {
+        return;
+    }
+    double axis[3], turn[4], qa[4] = { ta->q[0], ta->q[1], ta->q[2], ta->q[3] }, q[4];
+    px_rng_unit_vector(r, axis);
+    dquat_axis_angle(axis[0], axis[1], axis[2], pow(10.0, px_rng_range(r, -7.0, -3.0)), turn);
+    dquat_mul(qa, turn, q);
+    for (int k = 0; k < 4; ++k)
+    {
+        tb->q[k] = (float)q[k];
+    }
 }
 
 /* The overlap of the posed hulls along the reported normal, A's highest point along it, and the oracle. */
@@ -122,6 +196,8 @@ typedef struct hs_check
     ld along;      /* overlap of the vertex sets along the reported normal */
     ld top_a;      /* max over A of n . x */
     ld size;       /* the pair's scale */
+    ld coords;     /* the largest coordinate magnitude (size and positions: what float rounding scales with) */
+    ld in_a, in_b; /* how deep point_a lies in A and point_b in B (negative: outside by that much) */
 } hs_check;
 
 static void evaluate(const px_hull* ha, const px_transform* ta, const px_hull* hb, const px_transform* tb,
@@ -151,6 +227,23 @@ static void evaluate(const px_hull* ha, const px_transform* ta, const px_hull* h
         size = fabsl(b[i] - tb->p[i % 3]) > size ? fabsl(b[i] - tb->p[i % 3]) : size;
     }
     out->size = size;
+    ld pos = 0.0L;
+    for (int k = 0; k < 3; ++k)
+    {
+        pos = fabsl((ld)ta->p[k]) > pos ? fabsl((ld)ta->p[k]) : pos;
+        pos = fabsl((ld)tb->p[k]) > pos ? fabsl((ld)tb->p[k]) : pos;
+    }
+    out->coords = size + pos;
+    static pxo_polytope poly;
+    ld p[3] = { c->point_a[0], c->point_a[1], c->point_a[2] };
+    pxo_polytope_build(a, na, 0.0L, &poly);
+    out->in_a = pxo_point_depth(&poly, p);
+    for (int k = 0; k < 3; ++k)
+    {
+        p[k] = c->point_b[k];
+    }
+    pxo_polytope_build(b, nb, 0.0L, &poly);
+    out->in_b = pxo_point_depth(&poly, p);
 }
 
 /* B's pose moved so that its lowest vertex along -u sits `depth` inside A's highest along u. */
@@ -188,12 +281,12 @@ static void rest_b_on_a(const px_hull* ha, const px_transform* ta, const px_hull
 static int random_pairs_vs_oracle(void)
 {
     px_rng r = px_rng_seeded(0x5a7u);
-    int sat_answers = 0, pairs = 0, apart = 0;
+    int sat_answers = 0, pairs = 0, apart = 0, eligible = 0, declined = 0;
     ld worst = 0.0L;
     for (int iter = 0; iter < 2000; ++iter)
     {
         px_hull *ha = NULL, *hb = NULL;
-        if (random_hull(&r, &ha) != PX_OK || random_hull(&r, &hb) != PX_OK)
+        if (random_solid(&r, &ha) != PX_OK || random_solid(&r, &hb) != PX_OK)
         {
             px_hull_destroy(ha);
             px_hull_destroy(hb);
@@ -202,6 +295,7 @@ static int random_pairs_vs_oracle(void)
         }
         px_shape sa = px_shape_from_hull(ha), sb = px_shape_from_hull(hb);
         px_transform ta = random_pose(&r, 3.0), tb = random_pose(&r, 0.0);
+        nearly_aligned(&r, &ta, &tb);
         int mode = px_rng_int(&r, 3), deep = mode == 0;
         if (mode == 2)
         {
@@ -230,7 +324,9 @@ static int random_pairs_vs_oracle(void)
         hs_check k;
         evaluate(ha, &ta, hb, &tb, &c, &k);
         int fail = 0;
-        ld tol = 2e-6L * (k.size + 1.0L);
+        /* the separating axes are exact up to float rounding of the posed coordinates; EPA (hulls it does
+         * not take) is held to the issue's 1e-3 of the size */
+        ld tol = c.method == PX_CONTACT_ANALYTIC ? 4.0L * FLT_EPSILON * k.coords : 1e-3L * k.size;
         if (st < 0 || se < 0)
         {
             fprintf(stderr, "status %d / %d\n", (int)st, (int)se);
@@ -251,12 +347,18 @@ static int random_pairs_vs_oracle(void)
             /* a clear overlap: small hulls take the separating axes, and the answer is the exact depth */
             pairs++;
             ld err = fabsl(-(ld)c.distance - k.exact);
-            worst = err / k.size > worst ? err / k.size : worst;
-            int small = px_hull_edge_count(ha) * px_hull_edge_count(hb) <= PXI_HULL_SAT_MAX_EDGE_PAIRS;
+            if (c.method == PX_CONTACT_ANALYTIC)
+            {
+                worst = err / k.coords > worst ? err / k.coords : worst;
+            }
+            int small = ha->sat != NULL && hb->sat != NULL &&
+                        px_hull_edge_count(ha) * px_hull_edge_count(hb) <= PXI_HULL_SAT_MAX_EDGE_PAIRS;
             sat_answers += c.method == PX_CONTACT_ANALYTIC;
-            if ((small && c.method != PX_CONTACT_ANALYTIC) || err > tol ||
-                fabsl(k.along - (-(ld)c.distance)) > tol || fabsl(k.top_a - (ld)px_v3_dot(c.normal, c.point_a) /
-                                                                              (ld)px_v3_norm(c.normal)) > tol ||
+            eligible += small;
+            declined += small && c.method != PX_CONTACT_ANALYTIC;
+            ld tol_w = c.method == PX_CONTACT_ANALYTIC ? 16.0L * FLT_EPSILON * k.coords : tol;
+            if (err > tol || fabsl(k.along - (-(ld)c.distance)) > tol ||
+                fabsl(k.top_a - (ld)px_v3_dot(c.normal, c.point_a) / (ld)px_v3_norm(c.normal)) > tol_w ||
                 fabsl((ld)px_v3_norm(c.normal) - 1.0L) > 1e-6L)
             {
                 fail = 1;
@@ -270,25 +372,45 @@ static int random_pairs_vs_oracle(void)
             {
                 fail |= fabsf(c.point_b[d] - (c.point_a[d] + c.distance * c.normal[d])) > 1e-5f;
             }
+            /* the witnesses lie on the shapes (on A's surface, point_b = point_a - depth n in B), within a few
+             * roundings of the posed coordinates */
+            fail |= k.in_a < -tol_w || k.in_b < -tol_w;
         }
         if (fail)
         {
             fprintf(stderr,
                     "pair %d (%s, %d x %d vertices, %d x %d faces): status %d method %d depth %.9g, exact %.9Lg, along normal "
-                    "%.9Lg, top_a %.9Lg vs %.9g, EPA %.9g\n",
+                    "%.9Lg, top_a %.9Lg vs %.9g, EPA %.9g, witness depths %.3Lg / %.3Lg\n",
                     iter, mode == 2 ? "apart" : deep ? "deep" : "resting", px_hull_vertex_count(ha), px_hull_vertex_count(hb),
                     px_hull_face_count(ha), px_hull_face_count(hb), (int)st,
                     (int)c.method, -c.distance, k.exact, k.along, k.top_a, px_v3_dot(c.normal, c.point_a),
-                    -e.distance);
+                    -e.distance, k.in_a, k.in_b);
+        }
+        if (fail && getenv("HS_DUMP") != NULL)
+        {
+            const px_hull* hs[2] = { ha, hb };
+            const px_transform* ts[2] = { &ta, &tb };
+            for (int h = 0; h < 2; ++h)
+            {
+                printf("static const float pts_%c[] = {", "ab"[h]);
+                for (int i = 0; i < 3 * px_hull_vertex_count(hs[h]); ++i)
+                {
+                    printf("%a%s", (double)px_hull_vertices(hs[h])[i], i + 1 < 3 * px_hull_vertex_count(hs[h]) ? ", " : "};\n");
+                }
+                printf("static const px_transform t_%c = { { %a, %a, %a, %a }, { %a, %a, %a } };\n", "ab"[h],
+                       (double)ts[h]->q[0], (double)ts[h]->q[1], (double)ts[h]->q[2], (double)ts[h]->q[3],
+                       (double)ts[h]->p[0], (double)ts[h]->p[1], (double)ts[h]->p[2]);
+            }
         }
         px_hull_destroy(ha);
         px_hull_destroy(hb);
         PX_CHECK(!fail);
     }
-    printf("    %d clear overlaps, %d answered by the separating axes, worst |depth - exact| / size %.2Le; %d apart\n",
+    printf("    %d clear overlaps, %d answered by the separating axes, worst |depth - exact| over the coordinates' size %.2Le; %d apart\n",
            pairs, sat_answers, worst, apart);
+    printf("    %d pairs of hulls with separating-axis copies, %d of them left to EPA\n", eligible, declined);
     PX_CHECK(pairs > 900 && apart > 400);
-    PX_CHECK(sat_answers > pairs / 2);
+    PX_CHECK(eligible > pairs / 3 && declined * 100 <= eligible);
     return 0;
 }
 
@@ -297,11 +419,11 @@ static int random_pairs_vs_oracle(void)
 static int box_against_hull(void)
 {
     px_rng r = px_rng_seeded(0xb0c5u);
-    int sat_answers = 0, pairs = 0;
+    int sat_answers = 0, pairs = 0, eligible = 0, declined = 0;
     for (int iter = 0; iter < 800; ++iter)
     {
         px_hull* h = NULL;
-        if (random_hull(&r, &h) != PX_OK)
+        if (random_solid(&r, &h) != PX_OK)
         {
             return 1;
         }
@@ -328,6 +450,7 @@ static int box_against_hull(void)
         const px_shape* sa = box_first ? &box : &hull;
         const px_shape* sb = box_first ? &hull : &box;
         px_transform ta = random_pose(&r, 3.0), tb = random_pose(&r, 0.0);
+        nearly_aligned(&r, &ta, &tb);
         double u[3];
         px_rng_unit_vector(&r, u);
         rest_b_on_a(ha, &ta, hb, &tb, u, px_rng_int(&r, 2) ? 0.3 * pow(10.0, px_rng_range(&r, -3.0, 0.0)) : 0.5);
@@ -335,27 +458,35 @@ static int box_against_hull(void)
         px_status st = px_contact_world(sa, &ta, sb, &tb, NULL, &c);
         hs_check k;
         evaluate(ha, &ta, hb, &tb, &c, &k);
-        ld tol = 2e-6L * (k.size + 1.0L);
+        ld tol = 4.0L * FLT_EPSILON * k.coords;
         int fail = st < 0;
         if (!fail && k.exact > 4.0L * tol)
         {
             pairs++;
             sat_answers += c.method == PX_CONTACT_ANALYTIC;
-            fail = c.method != PX_CONTACT_ANALYTIC || fabsl(-(ld)c.distance - k.exact) > tol ||
-                   fabsl(k.along - (-(ld)c.distance)) > tol;
+            ld tol_depth = c.method == PX_CONTACT_ANALYTIC ? tol : 1e-3L * k.size;
+            ld tol_w = c.method == PX_CONTACT_ANALYTIC ? 16.0L * FLT_EPSILON * k.coords : tol_depth;
+            eligible += h->sat != NULL;
+            declined += h->sat != NULL && c.method != PX_CONTACT_ANALYTIC;
+            fail =
+                   fabsl(-(ld)c.distance - k.exact) > tol_depth || fabsl(k.along - (-(ld)c.distance)) > tol_depth ||
+                   k.in_a < -tol_w || k.in_b < -tol_w;
         }
         if (fail)
         {
-            fprintf(stderr, "pair %d (box %s, hull of %d vertices): status %d method %d depth %.9g exact %.9Lg along %.9Lg\n",
-                    iter, box_first ? "first" : "second", px_hull_vertex_count(h), (int)st, (int)c.method,
-                    -c.distance, k.exact, k.along);
+            fprintf(stderr,
+                    "pair %d (box %s, hull of %d vertices, copy %d): status %d method %d depth %.9g exact %.9Lg "
+                    "along %.9Lg, witness depths %.3Lg / %.3Lg\n",
+                    iter, box_first ? "first" : "second", px_hull_vertex_count(h), h->sat != NULL, (int)st,
+                    (int)c.method, -c.distance, k.exact, k.along, k.in_a, k.in_b);
         }
         px_hull_destroy(h);
         px_hull_destroy(box_hull);
         PX_CHECK(!fail);
     }
-    printf("    %d clear overlaps, %d answered by the separating axes\n", pairs, sat_answers);
-    PX_CHECK(pairs > 600);
+    printf("    %d clear overlaps, %d answered by the separating axes; %d with a copy, %d of them left to EPA\n",
+           pairs, sat_answers, eligible, declined);
+    PX_CHECK(pairs > 600 && eligible > pairs / 3 && declined * 100 <= eligible);
     return 0;
 }
 
@@ -502,6 +633,153 @@ static int large_hulls_use_epa(void)
     return 0;
 }
 
+/* The exact depth of a frozen pair by the oracle, on the hulls' posed vertices. */
+static ld oracle_depth(const px_hull* ha, const px_transform* ta, const px_hull* hb, const px_transform* tb)
+{
+    static ld a[3 * 64], b[3 * 64];
+    int na = posed_vertices(ha, ta, a), nb = posed_vertices(hb, tb, b);
+    pxo_sat sat;
+    pxo_sat_depth(a, na, b, nb, 0.0L, &sat);
+    return sat.depth;
+}
+
+/* Review finding: a 6-point hull 2.5e-4 from a hull 2e-4 thick whose merged quad's normal leaves its plane
+ * by 6.8e-5: the separating axes reported -2.8e-4 while GJK, EPA and the oracle say apart. Thin hulls with
+ * merged faces now go through GJK and EPA, and the sign agrees. */
+static int reg_thin_merged_apart(void)
+{
+    static const float pa[] = { 0x1.0ccf2ep-1f,  -0x1.386d9ep+0f, 0x1.317b1p-2f,   0x1.82316p-2f,   0x1.18560ap+0f,
+                                0x1.8e58f8p-1f,  -0x1.49d11p-2f,  -0x1.5e1ec6p+0f, 0x1.f6ae94p-3f,  0x1.578bbp-4f,
+                                -0x1.0afb22p+0f, -0x1.f5d6e6p-1f, 0x1.0cf39p-1f,   -0x1.f1fcaap-1f, -0x1.8897b4p-1f,
+                                -0x1.471764p-3f, 0x1.06980ap-1f,  0x1.4c37fap+0f };
+    static const float pb[] = { 0x1.cd265cp-14f, -0x1.2bfcf4p-2f, 0x1.1054dcp-2f,  0x1.5812bep-14f, 0x1.15eba8p-1f,
+                                0x1.13710cp-3f,  -0x1.4b698ep-14f, -0x1.7a75f2p-2f, -0x1.1dfc3p+0f, 0x1.879d2cp-18f,
+                                0x1.e72704p-3f,  0x1.da5462p+0f,  0x1.16f43ep-16f, -0x1.ec15ap-2f,  0x1.77a8ecp+0f,
+                                -0x1.9c5d9p-14f, -0x1.908554p-3f, -0x1.04bacap+0f };
+    px_hull *ha = NULL, *hb = NULL;
+    PX_CHECK(px_hull_create(pa, 6, NULL, &ha) >= 0 && px_hull_create(pb, 6, NULL, &hb) >= 0);
+    px_shape sa = px_shape_from_hull(ha), sb = px_shape_from_hull(hb);
+    px_transform ta = { { -0x1.b663aap-1f, 0x1.ed883cp-5f, 0x1.4ace7ap-6f, -0x1.067d2ep-1f }, { 0.0f, 0.0f, 0.0f } };
+    px_transform tb = { { -0x1.89d24ep-3f, -0x1.314f7ap-2f, -0x1.bfe236p-1f, -0x1.51eb1p-2f },
+                        { -0x1.72329ap+5f + 0x1.774572p+5f, -0x1.75f91ep+12f + 0x1.75e8ccp+12f,
+                          -0x1.a17886p+10f + 0x1.a1e3fap+10f } };
+    px_contact c;
+    px_gjk_result g;
+    bool overlap = true;
+    px_status st = px_contact_world(&sa, &ta, &sb, &tb, NULL, &c);
+    px_status sg = px_gjk_distance_world(&sa, &ta, &sb, &tb, NULL, &g);
+    px_status so = px_gjk_overlap_world(&sa, &ta, &sb, &tb, NULL, &overlap);
+    px_hull_destroy(ha);
+    px_hull_destroy(hb);
+    PX_CHECK(st >= 0 && sg >= 0 && so >= 0);
+    PX_CHECK(!overlap && g.distance > 2e-4f);
+    PX_CHECK_NEAR(c.distance, g.distance, 1e-7);
+    return 0;
+}
+
+static px_status box_corners_hull(float hx, float hy, float hz, px_hull** out)
+{
+    float p[24];
+    for (int i = 0; i < 8; ++i)
+    {
+        p[3 * i + 0] = (i & 1) ? hx : -hx;
+        p[3 * i + 1] = (i & 2) ? hy : -hy;
+        p[3 * i + 2] = (i & 4) ? hz : -hz;
+    }
+    return px_hull_create(p, 8, NULL, out);
+}
+
+/* Review finding: a cube (A) resting 0.01 deep under a slab ten times wider (B). The witness was B's first
+ * deepest corner moved onto A's plane, 4.5 outside A's face; it must lie in the contact region (A's top
+ * face), for a built cube and a box alike. */
+static int reg_face_on_wider_face_witness(void)
+{
+    px_hull *a = NULL, *b = NULL;
+    PX_CHECK_STATUS(box_corners_hull(0.5f, 0.5f, 0.5f, &a), PX_OK);
+    PX_CHECK_STATUS(box_corners_hull(5.0f, 0.5f, 5.0f, &b), PX_OK);
+    vec3 half = { 0.5f, 0.5f, 0.5f };
+    px_shape shapes[2] = { px_shape_from_hull(a), px_shape_box(half) };
+    px_shape sb = px_shape_from_hull(b);
+    px_transform ta = PX_TRANSFORM_IDENTITY_INIT, tb = PX_TRANSFORM_IDENTITY_INIT;
+    tb.p[0] = 0.2f;
+    tb.p[1] = 0.99f;
+    int fail = 0;
+    for (int k = 0; k < 2; ++k)
+    {
+        px_contact c;
+        fail |= px_contact_world(&shapes[k], &ta, &sb, &tb, NULL, &c) != PX_OK || c.method != PX_CONTACT_ANALYTIC ||
+                fabsf(c.distance + 0.01f) > 1e-6f || fabsf(c.point_a[1] - 0.5f) > 1e-6f ||
+                fabsf(c.point_a[0]) > 0.5f + 1e-6f || fabsf(c.point_a[2]) > 0.5f + 1e-6f;
+        if (fail)
+        {
+            fprintf(stderr, "shape %d: distance %.9g point_a %.9g %.9g %.9g method %d\n", k, c.distance, c.point_a[0],
+                    c.point_a[1], c.point_a[2], (int)c.method);
+        }
+    }
+    px_hull_destroy(a);
+    px_hull_destroy(b);
+    PX_CHECK(!fail);
+    return 0;
+}
+
+/* Review finding: a hexagonal lens (apexes 2e-5 above and below a rim of radius 1; the builder merges some
+ * of its faces) under a unit cube: the separating axes gave 5.7 times the true depth. Such a hull keeps no
+ * separating-axis copy; the depth (EPA's) matches the oracle. */
+static int reg_lens_against_cube(void)
+{
+    float lens[24];
+    for (int i = 0; i < 6; ++i)
+    {
+        lens[3 * i] = (float)cos(i * 3.14159265358979323846 / 3.0);
+        lens[3 * i + 1] = (float)sin(i * 3.14159265358979323846 / 3.0);
+        lens[3 * i + 2] = 0.0f;
+    }
+    lens[18] = lens[19] = lens[21] = lens[22] = 0.0f;
+    lens[20] = 2e-5f;
+    lens[23] = -2e-5f;
+    px_hull *a = NULL, *b = NULL;
+    PX_CHECK(px_hull_create(lens, 8, NULL, &a) >= 0);
+    PX_CHECK_STATUS(box_corners_hull(0.5f, 0.5f, 0.5f, &b), PX_OK);
+    px_shape sa = px_shape_from_hull(a), sb = px_shape_from_hull(b);
+    px_transform ta = PX_TRANSFORM_IDENTITY_INIT;
+    px_transform tb = { { -0x1.26575p-2f, -0x1.2caae4p-3f, -0x1.c77704p-2f, 0x1.abc0cap-1f },
+                        { 0x1.32afbep+0f, 0x1.0ea988p+0f, 0x1.dbba6cp-2f } };
+    px_contact c;
+    px_status st = px_contact_world(&sa, &ta, &sb, &tb, NULL, &c);
+    ld exact = oracle_depth(a, &ta, b, &tb);
+    bool no_copy = a->sat == NULL;
+    px_hull_destroy(a);
+    px_hull_destroy(b);
+    PX_CHECK(st >= 0 && no_copy);
+    PX_CHECK_NEAR(-c.distance, (double)exact, 1e-6);
+    return 0;
+}
+
+/* Two cubes crossing edge on edge, 1% of their size deep, at sizes 1e-4 to 1e4: the edge pair's axis
+ * (formed in double) gives the exact depth at every scale. */
+static int crossing_edges_scales(void)
+{
+    const double scales[] = { 1e-4, 1e-2, 1.0, 1e2, 1e4 };
+    for (int si = 0; si < 5; ++si)
+    {
+        double s = scales[si];
+        px_hull* h = NULL;
+        PX_CHECK_STATUS(box_corners_hull((float)s, (float)s, (float)s, &h), PX_OK);
+        px_shape sh = px_shape_from_hull(h);
+        const double c8 = cos(3.14159265358979323846 / 8.0), s8 = sin(3.14159265358979323846 / 8.0);
+        px_transform ta = { { (float)s8, 0.0f, 0.0f, (float)c8 }, { 0.0f, 0.0f, 0.0f } };
+        px_transform tb = { { 0.0f, 0.0f, (float)s8, (float)c8 }, { 0.0f, (float)((2.0 * sqrt(2.0) - 0.01) * s), 0.0f } };
+        px_contact c;
+        px_status st = px_contact_world(&sh, &ta, &sh, &tb, NULL, &c);
+        ld exact = oracle_depth(h, &ta, h, &tb);
+        px_hull_destroy(h);
+        PX_CHECK(st == PX_OK && c.method == PX_CONTACT_ANALYTIC);
+        PX_CHECK_NEAR(-c.distance / s, (double)(exact / s), 1e-5);
+        PX_CHECK_NEAR(fabs(c.normal[1]), 1.0, 1e-5);
+    }
+    return 0;
+}
+
 int test_hull_sat(void)
 {
     PX_SUITE_BEGIN;
@@ -512,5 +790,9 @@ int test_hull_sat(void)
     PX_RUN_SUBTEST(touching);
     PX_RUN_SUBTEST(cache_apart_then_overlap);
     PX_RUN_SUBTEST(large_hulls_use_epa);
+    PX_RUN_SUBTEST(reg_thin_merged_apart);
+    PX_RUN_SUBTEST(reg_face_on_wider_face_witness);
+    PX_RUN_SUBTEST(reg_lens_against_cube);
+    PX_RUN_SUBTEST(crossing_edges_scales);
     PX_SUITE_END;
 }

@@ -17,16 +17,19 @@
  *      exceeds the best face's overlap cannot give the minimum and are dropped: on the benchmark's pairs
  *      most are. The rest are paired, each edge of A against four of B at a time, by the Gauss-map test,
  *      and only the pairs that pass get a cross product, a square root and a separation.
- *   4. The best axis (faces win ties with edges within rounding, as for boxes, so a resting hull keeps its
- *      face normal) is measured again over all vertices of both hulls: the depth returned is the overlap of
- *      the hulls along the normal returned, an upper bound of the true depth whatever the rounding, and
- *      equal to it when the axes were judged right.
+ *   4. The best face of either hull and the best edge pair are measured again over all vertices of both,
+ *      and the smallest overlap wins: the depth returned is the overlap of the hulls along the normal
+ *      returned, an upper bound of the true depth whatever the rounding, and equal to it when the axes were
+ *      judged right (an edge pair whose overlap over all vertices differs from its edges' is left to EPA).
+ *   5. The witness: a point of the contact region (witness()).
  *
- * The face offsets are the builder's supporting planes (rounded up; for a face merged within the hull
- * tolerance, the support of the exact hull), so a face's separation is never above the vertices' own; an
- * edge pair's separation is measured at its edges, which support both hulls along its axis exactly when
- * the Gauss-map test is right. Step 4 checks the latter. Against the exact long-double oracle the depth is
- * within 1e-6 of the pair's size (tests/test_hull_sat.c). */
+ * Which hulls take part (hull.c builds the compact copy only for them): solids of up to
+ * PXI_HULL_SAT_MAX_VERTICES vertices whose faces are planes (none merged within the build tolerance: such a
+ * face's normal is no facet normal of the vertices' hull) and whose edges' two faces are not nearly back to
+ * back (a thin rim's Gauss-map arc is ill-conditioned). The face offsets are the builder's supporting planes;
+ * each edge's Gauss-map arc lies in the plane perpendicular to the edge, which the edge's own direction gives
+ * exactly; the edge pairs' axes are formed in double. Against the exact long-double oracle the depth is
+ * within a few float roundings of the posed coordinates (tests/test_hull_sat.c). */
 #include "hull_sat.h"
 
 #include "../shapes/hull_internal.h"
@@ -103,9 +106,10 @@ static const struct px_hull* sat_hull(const px_shape* s)
 }
 
 /* The box's edges in the compact layout: vertex i is (+-h0, +-h1, +-h2) with bit k of i set for +h_k; face
- * 2 k is +e_k and 2 k + 1 is -e_k; each edge's two vertices, then its two faces. */
-static const uint8_t box_edges[48] = { 0, 1, 3, 5, 4, 5, 3, 4, 2, 3, 2, 5, 6, 7, 2, 4, 0, 2, 1, 5, 4, 6, 1, 4,
-                                       1, 3, 0, 5, 5, 7, 0, 4, 0, 4, 1, 3, 2, 6, 1, 2, 1, 5, 0, 3, 3, 7, 0, 2 };
+ * 2 k is +e_k and 2 k + 1 is -e_k; each edge's two vertices i, j, then its two faces, the first the one
+ * whose loop runs i -> j counter-clockwise seen from outside (as a built hull's edge_faces). */
+static const uint8_t box_edges[48] = { 0, 1, 3, 5, 4, 5, 4, 3, 2, 3, 5, 2, 6, 7, 2, 4, 0, 2, 5, 1, 4, 6, 1, 4,
+                                       1, 3, 0, 5, 5, 7, 4, 0, 0, 4, 1, 3, 2, 6, 2, 1, 1, 5, 3, 0, 3, 7, 0, 2 };
 static const float box_origin[3] = { 0.0f, 0.0f, 0.0f };
 
 /* Floats of a box's compact copy: 8 vertices, 6 planes padded to 8, and the 48 bytes of its edges. */
@@ -352,8 +356,8 @@ static float arc_overlap_bound(const vec3 a, const vec3 b, const vec3 ra, const 
     return px_maxf(la, lb);
 }
 
-/* A's edges that may beat an overlap of `bound`: the normals a, b of each one's faces, b x a, and the
- * edge's index. low_a[f] is B's vertex deepest below A's face f. */
+/* A's edges that may beat an overlap of `bound`: the normals a, b of each one's faces, the direction of
+ * b x a, and the edge's index. low_a[f] is B's vertex deepest below A's face f. */
 typedef struct sat_edges_a
 {
     vec3 a[CAP_E], b[CAP_E], bxa[CAP_E];
@@ -383,14 +387,18 @@ static void edges_a_below(const sat_source* h, const sat_faces* fa, const sat_po
         }
         px_v3_copy(a, e->a[k]);
         px_v3_copy(b, e->b[k]);
-        px_v3_cross(b, a, e->bxa[k]);
+        /* the arc's plane: b x a points along p_j -> p_i (face a's loop runs i -> j, counter-clockwise seen
+         * from outside); the edge gives that direction exactly, where b x a would carry the rounding of two
+         * normals nearly parallel to each other */
+        point_of(pa, edges[4 * i + 1], q);
+        px_v3_sub(p, q, e->bxa[k]);
         e->index[k++] = i;
     }
     e->count = k;
 }
 
 /* B's edges that may beat an overlap of `bound`, for the Gauss-map test four at a time: c and d the negated
- * normals of the edge's faces, e = d x c (the zeros padding the last group never pass the test's strict
+ * normals of the edge's faces, e along d x c (the zeros padding the last group never pass the test's strict
  * inequalities). low_b[g] is A's vertex deepest below B's face g. */
 static void edges_b_below(const sat_source* h, const sat_faces* fb, const sat_points* pb, const int* low_b,
                           const sat_points* pa, float bound, sat_edges* e, int* index)
@@ -412,8 +420,9 @@ static void edges_b_below(const sat_source* h, const sat_faces* fb, const sat_po
         {
             continue;
         }
-        vec3 x;
-        px_v3_cross(dn, cn, x);
+        vec3 x; /* d x c along q_j -> q_i, as for A's edges */
+        point_of(pb, edges[4 * i + 1], q);
+        px_v3_sub(p, q, x);
         e->cx[k] = cn[0];
         e->cy[k] = cn[1];
         e->cz[k] = cn[2];
@@ -475,26 +484,36 @@ typedef struct sat_edge_best
     vec3 n;   /* unit axis, outward from A */
 } sat_edge_best;
 
-/* Separation along the edge pair's axis, or false for parallel edges. */
-static bool edge_separation(const vec3 pa, const vec3 ea, const vec3 pb, const vec3 eb, const vec3 centroid_a,
+/* Separation along the edge pair's axis, or false for parallel edges. In double: the edges' differences
+ * are exact there, so the axis keeps its direction even for edges a few degrees from parallel (in float its
+ * error grows as the rounding over the sine of their angle), and no product overflows at any scale. */
+static bool edge_separation(const vec3 pa, const vec3 ea, const vec3 pb, const vec3 eb, const float* centroid_a,
                             vec3 n, float* s)
 {
-    vec3 x;
-    px_v3_cross(ea, eb, x);
-    float l2 = px_v3_norm2(x);
-    if (!(l2 > SAT_PARALLEL * px_v3_norm2(ea) * px_v3_norm2(eb)))
+    double a[3] = { ea[0], ea[1], ea[2] }, b[3] = { eb[0], eb[1], eb[2] };
+    double x[3] = { a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0] };
+    double l2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
+    double aa = a[0] * a[0] + a[1] * a[1] + a[2] * a[2], bb = b[0] * b[0] + b[1] * b[1] + b[2] * b[2];
+    if (!(l2 > (double)SAT_PARALLEL * aa * bb))
     {
         return false;
     }
-    px_v3_scale(x, 1.0f / sqrtf(l2), n);
-    vec3 r;
-    px_v3_sub(pa, centroid_a, r);
-    if (px_v3_dot(n, r) < 0.0f)
+    double inv = 1.0 / sqrt(l2);
+    double r[3], t = 0.0, u = 0.0;
+    for (int k = 0; k < 3; ++k)
     {
-        px_v3_negate(n, n);
+        x[k] *= inv;
+        r[k] = (double)pb[k] - (double)pa[k];
+        t += x[k] * ((double)pa[k] - (double)centroid_a[k]);
     }
-    px_v3_sub(pb, pa, r);
-    *s = px_v3_dot(n, r);
+    double sign = t < 0.0 ? -1.0 : 1.0; /* outward from A */
+    for (int k = 0; k < 3; ++k)
+    {
+        x[k] *= sign;
+        u += x[k] * r[k];
+        n[k] = (float)x[k];
+    }
+    *s = (float)u;
     return true;
 }
 
@@ -538,6 +557,153 @@ static void edge_queries(const sat_source* ha, const sat_edges_a* ea, const sat_
             }
         }
     }
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Witness points                                                                                    */
+
+/* How far x lies outside the planes of f (the largest excess; <= 0 inside), or any value above `enough` once
+ * it is known to exceed it. */
+static float outside_planes(const sat_faces* f, const vec3 x, float enough)
+{
+    float worst = -INFINITY;
+    for (int i = 0; i < f->count && worst <= enough; ++i)
+    {
+        float e = (f->x[i] * x[0] + f->y[i] * x[1]) + f->z[i] * x[2] - f->w[i];
+        worst = e > worst ? e : worst;
+    }
+    return worst;
+}
+
+/* The witness search's state: the best candidate so far and how far outside it lies. */
+typedef struct sat_witness
+{
+    vec3 point_a;
+    float excess;
+} sat_witness;
+
+static void witness_offer(sat_witness* w, const vec3 x, float excess)
+{
+    if (excess < w->excess)
+    {
+        w->excess = excess;
+        px_v3_copy(x, w->point_a);
+    }
+}
+
+/* B's low vertices lifted by depth, against A's planes. */
+static void witness_low_b(const sat_points* pb, const bool* low_b, const sat_faces* fa, const vec3 n, float depth,
+                          float accept, sat_witness* w)
+{
+    for (int i = 0; i < pb->count && w->excess > accept; ++i)
+    {
+        if (low_b[i])
+        {
+            vec3 x;
+            point_of(pb, i, x);
+            px_v3_mad(x, depth, n, x);
+            witness_offer(w, x, outside_planes(fa, x, w->excess));
+        }
+    }
+}
+
+/* A's top vertices, the point depth below each against B's planes. */
+static void witness_top_a(const sat_points* pa, const bool* top_a, const sat_faces* fb, const vec3 n, float depth,
+                          float accept, sat_witness* w)
+{
+    for (int i = 0; i < pa->count && w->excess > accept; ++i)
+    {
+        if (top_a[i])
+        {
+            vec3 x, y;
+            point_of(pa, i, x);
+            px_v3_mad(x, -depth, n, y);
+            witness_offer(w, x, outside_planes(fb, y, w->excess));
+        }
+    }
+}
+
+/* The closest points of A's edge i and B's edge j, x on A's edge against A's top and the point depth below
+ * it against B's planes. */
+static void witness_edge_pair(const uint8_t* edges_a, const sat_points* pa, int i, const uint8_t* edges_b,
+                              const sat_points* pb, int j, const sat_faces* fb, const vec3 n, float depth, float top,
+                              sat_witness* w)
+{
+    vec3 a0, a1, b0, b1, q, x, y;
+    point_of(pa, edges_a[4 * i], a0);
+    point_of(pa, edges_a[4 * i + 1], a1);
+    point_of(pb, edges_b[4 * j], b0);
+    point_of(pb, edges_b[4 * j + 1], b1);
+    pxi_closest_segment_segment(a0, a1, b0, b1, x, q);
+    px_v3_mad(x, -depth, n, y);
+    float below = top - px_v3_dot(n, x); /* the edge may leave A's top */
+    witness_offer(w, x, px_maxf(below, outside_planes(fb, y, w->excess)));
+}
+
+/* The closest points of an edge of A at its top and an edge of B at its low: both ends each (need: 2), or
+ * at least one end each (need: 1). */
+static void witness_edges(const sat_source* ha, const sat_points* pa, const bool* top_a, const sat_source* hb,
+                          const sat_points* pb, const bool* low_b, const sat_faces* fb, const vec3 n, float depth,
+                          float top, int need, float accept, sat_witness* w)
+{
+    const uint8_t* edges_a = copy_edges(ha);
+    const uint8_t* edges_b = copy_edges(hb);
+    for (int i = 0; i < ha->edge_count && w->excess > accept; ++i)
+    {
+        if ((int)top_a[edges_a[4 * i]] + (int)top_a[edges_a[4 * i + 1]] < need)
+        {
+            continue;
+        }
+        for (int j = 0; j < hb->edge_count && w->excess > accept; ++j)
+        {
+            if ((int)low_b[edges_b[4 * j]] + (int)low_b[edges_b[4 * j + 1]] >= need)
+            {
+                witness_edge_pair(edges_a, pa, i, edges_b, pb, j, fb, n, depth, top, w);
+            }
+        }
+    }
+}
+
+/* A point x of A with x - depth n in B: the witness of the contact. The two shapes touch, once B moves by
+ * depth along n, where A's top feature along n (its vertices within tol of top) meets B's low feature (its
+ * vertices within tol of low); that contact region is a convex set whose corners are a vertex of one
+ * feature inside the other, or an edge of one crossing an edge of the other. So the candidates: B's low
+ * vertices lifted by depth (checked against A's planes), A's top vertices (the point below them checked
+ * against B's), and the closest points of an edge of A at its top and an edge of B at its low (at least
+ * one end each, so that a vertex against a face near its rim still finds the crossing). The likeliest come
+ * first: for an edge-pair axis (edge_a and edge_b, else -1) its own two edges, for a face of B (kind 1) A's
+ * top vertices. The first one inside within `accept` (the rounding of its plane tests) is taken, else the
+ * least outside; false when even that is outside by more than 64 tol (EPA decides). */
+static bool witness(const sat_source* ha, const sat_points* pa, const sat_faces* fa, const sat_source* hb,
+                    const sat_points* pb, const sat_faces* fb, int kind, int edge_a, int edge_b, const vec3 n,
+                    float depth, float top, float low, float tol, float accept, vec3 point_a)
+{
+    bool top_a[CAP_V], low_b[CAP_V];
+    for (int i = 0; i < pa->count; ++i)
+    {
+        top_a[i] = (n[0] * pa->x[i] + n[1] * pa->y[i]) + n[2] * pa->z[i] >= top - tol;
+    }
+    for (int i = 0; i < pb->count; ++i)
+    {
+        low_b[i] = (n[0] * pb->x[i] + n[1] * pb->y[i]) + n[2] * pb->z[i] <= low + tol;
+    }
+    sat_witness w;
+    w.excess = INFINITY;
+    px_v3_zero(w.point_a);
+    if (kind == 2)
+    {
+        witness_edge_pair(copy_edges(ha), pa, edge_a, copy_edges(hb), pb, edge_b, fb, n, depth, top, &w);
+    }
+    if (kind == 1)
+    {
+        witness_top_a(pa, top_a, fb, n, depth, accept, &w);
+    }
+    witness_low_b(pb, low_b, fa, n, depth, accept, &w);
+    witness_top_a(pa, top_a, fb, n, depth, accept, &w);
+    witness_edges(ha, pa, top_a, hb, pb, low_b, fb, n, depth, top, 2, accept, &w);
+    witness_edges(ha, pa, top_a, hb, pb, low_b, fb, n, depth, top, 1, accept, &w);
+    px_v3_copy(w.point_a, point_a);
+    return w.excess <= 64.0f * tol;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -588,13 +754,13 @@ bool pxi_hull_sat_contact(const pxi_gjk_pair* pair, float min_overlap, pxi_hull_
     view_a(ha, &pa, &fa);
     view_b(hb, pair, store_b, &pb, &fb);
     const float scale = ha->extent + hb->extent + px_v3_norm(pair->pos_b);
-    int ia, ib;
+    int ia_c, ib_c; /* vertices extreme along the centres' direction (unused) */
     float gap_len = px_v3_norm(gap);
     if (gap_len > 0.0f)
     {
         /* the centres' direction separates most pairs that are apart, for two scans */
         px_v3_scale(gap, 1.0f / gap_len, gap);
-        if (!(extreme(&pa, gap, 1.0f, &ia) + extreme(&pb, gap, -1.0f, &ib) > min_overlap))
+        if (!(extreme(&pa, gap, 1.0f, &ia_c) + extreme(&pb, gap, -1.0f, &ib_c) > min_overlap))
         {
             return false;
         }
@@ -630,54 +796,56 @@ bool pxi_hull_sat_contact(const pxi_gjk_pair* pair, float min_overlap, pxi_hull_
         return false;
     }
 
-    /* 4. the best axis: faces win ties with edges within rounding, A's faces ties with B's */
-    const float tie = 2.0f * FLT_EPSILON * scale;
-    const bool edge_wins = edge.s > s_face + tie;
-    float s_best;
+    /* 4. the best axis, measured again over every vertex of both. The candidates' separations above
+     * came from different arithmetic (planes posed with B, edge points), so their order can be off by a
+     * rounding: the best face of each hull and the best edge pair are compared by their overlap over all
+     * vertices, A's face winning exact ties with B's and either face an exact tie with the edge pair. (No
+     * wider tie: an edge pair within rounding of a face is either the face's own direction, as for a box
+     * resting on a box, or a different axis as deep within rounding; either is an answer, and a wider tie
+     * would give up depth accuracy.) An edge pair in contention must show over all vertices the overlap its
+     * edges gave, else the Gauss-map test misjudged it (and may have hidden the true one): EPA decides. */
+    const float slack = 16.0f * FLT_EPSILON * scale;
     vec3 n;
-    if (edge_wins)
+    px_v3_set(fa.x[face_a], fa.y[face_a], fa.z[face_a], n);
+    int kind = 0, ia, ib;
+    float top = extreme(&pa, n, 1.0f, &ia), low = -extreme(&pb, n, -1.0f, &ib);
+    float depth = top - low;
     {
-        s_best = edge.s;
-        px_v3_copy(edge.n, n);
+        vec3 m = { -fb.x[face_b], -fb.y[face_b], -fb.z[face_b] };
+        float top_m = extreme(&pa, m, 1.0f, &ia), low_m = -extreme(&pb, m, -1.0f, &ib);
+        if (top_m - low_m < depth)
+        {
+            kind = 1;
+            depth = top_m - low_m;
+            top = top_m;
+            low = low_m;
+            px_v3_copy(m, n);
+        }
     }
-    else if (sa >= sb)
+    if (edge.s > s_face - slack)
     {
-        s_best = sa;
-        px_v3_set(fa.x[face_a], fa.y[face_a], fa.z[face_a], n);
+        float top_e = extreme(&pa, edge.n, 1.0f, &ia), low_e = -extreme(&pb, edge.n, -1.0f, &ib);
+        float depth_edge = top_e - low_e;
+        if (!(depth_edge <= -edge.s + slack))
+        {
+            return false;
+        }
+        if (depth_edge < depth)
+        {
+            kind = 2;
+            depth = depth_edge;
+            top = top_e;
+            low = low_e;
+            px_v3_copy(edge.n, n);
+        }
     }
-    else
-    {
-        s_best = sb;
-        px_v3_set(-fb.x[face_b], -fb.y[face_b], -fb.z[face_b], n);
-    }
-    float top_a = extreme(&pa, n, 1.0f, &ia);
-    float low = -extreme(&pb, n, -1.0f, &ib);
-    float depth = top_a - low;
-    if (!(depth > min_overlap) || !(depth <= -s_best + 32.0f * FLT_EPSILON * scale))
+    if (!(depth > min_overlap))
     {
         return false;
     }
     px_v3_copy(n, out->normal);
     out->depth = depth;
-    if (edge_wins)
-    {
-        vec3 a0, a1, b0, b1, q;
-        point_of(&pa, copy_edges(ha)[4 * edge.a], a0);
-        point_of(&pa, copy_edges(ha)[4 * edge.a + 1], a1);
-        point_of(&pb, copy_edges(hb)[4 * edge.b], b0);
-        point_of(&pb, copy_edges(hb)[4 * edge.b + 1], b1);
-        pxi_closest_segment_segment(a0, a1, b0, b1, out->point_a, q);
-    }
-    else if (sa >= sb)
-    {
-        /* B's deepest vertex, moved out to A's supporting plane */
-        vec3 v;
-        point_of(&pb, ib, v);
-        px_v3_mad(v, depth, n, out->point_a);
-    }
-    else
-    {
-        point_of(&pa, ia, out->point_a); /* A's deepest vertex in B's face */
-    }
-    return true;
+    /* the witness: on A's surface, with point_a - depth n on B's */
+    return witness(ha, &pa, &fa, hb, &pb, &fb, kind, edge.a, edge.b, n, depth, top, low,
+                   16.0f * FLT_EPSILON * scale, 4.0f * FLT_EPSILON * scale, out->point_a);
 }

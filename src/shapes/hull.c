@@ -309,7 +309,22 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
             h->edge_faces = NULL;
         }
     }
-    if (sat_bytes > 0 && h->edge_faces != NULL)
+    /* The separating-axis test needs faces that are planes and edges whose two faces are not nearly back to
+     * back: a face merged within the tolerance is flat only within it (its normal is then no facet normal of
+     * the vertices' hull, and its edges leave the normal's plane), and the Gauss-map arc of an edge between
+     * almost opposite normals is ill-conditioned (a thin rim). Such hulls go through GJK and EPA. */
+    bool sat_ok = sat_bytes > 0 && h->edge_faces != NULL;
+    for (int f = 0; f < fc && sat_ok; ++f)
+    {
+        sat_ok = !b->res_twisted.data[f];
+    }
+    for (int e = 0; e < ec && sat_ok; ++e)
+    {
+        const float* n0 = h->faces[h->edge_faces[2 * e]].plane;
+        const float* n1 = h->faces[h->edge_faces[2 * e + 1]].plane;
+        sat_ok = n0[0] * n1[0] + n0[1] * n1[1] + n0[2] * n1[2] >= -1.0f + 1.0e-3f;
+    }
+    if (sat_ok)
     {
         float* sat = (float*)(void*)(block + off_sat);
         for (int i = 0; i < vc; ++i)
