@@ -270,7 +270,8 @@ static inline uint32_t pxi_closest_origin_triangle_ex(const vec3 a, const vec3 b
         float wb = px_v3_dot(n, t);
         px_v3_cross(a, b, t);
         float wc = px_v3_dot(n, t);
-        if (wa >= 0.0f && wb >= 0.0f && wc >= 0.0f)
+        /* the sum is 0 only when the products underflow (a triangle some 1e-10 across): the edges decide */
+        if (wa >= 0.0f && wb >= 0.0f && wc >= 0.0f && wa + wb + wc > 0.0f)
         {
             float inv = 1.0f / (wa + wb + wc);
             bary[0] = wa * inv;
