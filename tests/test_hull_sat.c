@@ -755,12 +755,13 @@ static int reg_lens_against_cube(void)
     return 0;
 }
 
-/* Two cubes crossing edge on edge, 1% of their size deep, at sizes 1e-4 to 1e4: the edge pair's axis
- * (formed in double) gives the exact depth at every scale. */
+/* Two cubes crossing edge on edge, 1% of their size deep, at sizes 1e-30 to 1e10: the edge pair's axis
+ * (formed in double, its arc planes unit) gives the exact depth at every scale. (Before the second review
+ * the Gauss-map products underflowed below about 1e-19 and a face axis 46% too deep won.) */
 static int crossing_edges_scales(void)
 {
-    const double scales[] = { 1e-4, 1e-2, 1.0, 1e2, 1e4 };
-    for (int si = 0; si < 5; ++si)
+    const double scales[] = { 1e-30, 1e-24, 1e-12, 1e-4, 1e-2, 1.0, 1e2, 1e4, 1e10 };
+    for (int si = 0; si < 9; ++si)
     {
         double s = scales[si];
         px_hull* h = NULL;
@@ -777,6 +778,76 @@ static int crossing_edges_scales(void)
         PX_CHECK_NEAR(-c.distance / s, (double)(exact / s), 1e-5);
         PX_CHECK_NEAR(fabs(c.normal[1]), 1.0, 1e-5);
     }
+    return 0;
+}
+
+/* Second review: an 18-point hull (default tolerance) keeps a triangle, left by a merge, whose stored plane
+ * lies 9.3e-6 above its own vertices (a plane's offset is the support of every point quickhull kept). A box
+ * corner pressed into it: the depth was 7.6e-5 against an exact 6.73e-5. The copy's offsets are now the
+ * vertices' own support, and a hull with a face off its vertices' plane keeps no copy. */
+static int reg_plane_above_its_vertices(void)
+{
+    static const float pts[] = {
+        -0x1.fffe22p-1f, 0x1.ad8844p-1f,  0x1.03216p-2f,   0x1.000008p+0f,  0x1.41afap-1f,   0x1.9a53bcp-1f,
+        0x1.3e68f4p-1f,  -0x1.ec0b58p-3f, -0x1.00006ap+0f, -0x1.00006ep+0f, -0x1.c5b9f4p-5f, 0x1.5f66eap-4f,
+        -0x1.382c62p-8f, -0x1.fffd76p-1f, 0x1.4a60dap-1f,  -0x1.d2337ap-1f, -0x1.fffdfp-1f,  0x1.aff72ep-1f,
+        -0x1.000006p+0f, 0x1.afa84ep-3f,  0x1.7b4cp-2f,    -0x1.00011ap+0f, -0x1.871c1ep-1f, 0x1.472156p-1f,
+        0x1.0000acp+0f,  0x1.6d0de4p-3f,  0x1.4d37bap-5f,  -0x1.fffd98p-1f, -0x1.952fd4p-2f, -0x1.802f74p-5f,
+        0x1.0000d4p+0f,  0x1.34512cp-1f,  -0x1.b6e262p-2f, -0x1.2ba6e8p-1f, -0x1.e42594p-1f, -0x1.00011cp+0f,
+        -0x1.3f8c16p-1f, -0x1.ffff84p-1f, -0x1.b8d9f2p-1f, 0x1.fffe66p-1f,  -0x1.653ecp-4f,  0x1.57a4a8p-1f,
+        -0x1.7e263ep-3f, -0x1.0000cep+0f, -0x1.424804p-1f, 0x1.fffd4ap-1f,  -0x1.7ece3cp-1f, 0x1.27a832p-2f,
+        0x1.000044p+0f,  0x1.45904ap-1f,  -0x1.6fdde2p-1f, 0x1.00002cp+0f,  -0x1.61f24cp-1f, 0x1.654f54p-2f
+    };
+    px_hull* ha = NULL;
+    PX_CHECK(px_hull_create(pts, 18, NULL, &ha) >= 0);
+    vec3 half = { 0x1.03684ap-2f, 0x1.14577cp-2f, 0x1.28d9f4p-1f };
+    px_transform ta = PX_TRANSFORM_IDENTITY_INIT;
+    px_transform tb = { { 0x1.922312p-1f, -0x1.3b9508p-1f, -0x1.04be88p-5f, 0x1.7eb7a8p-5f },
+                        { 0x1.6214eep+0f, -0x1.30afa4p-1f, 0x1.7445aap-1f } };
+    px_shape sa = px_shape_from_hull(ha), sb = px_shape_box(half);
+    px_contact c;
+    px_status st = px_contact_world(&sa, &ta, &sb, &tb, NULL, &c);
+    px_hull_destroy(ha);
+    PX_CHECK(st == PX_OK);
+    PX_CHECK_NEAR(-c.distance, 6.72587536932e-05, 1e-6);
+    return 0;
+}
+
+/* Second review: two equal boxes (as hulls and as boxes), B a quarter turn about z nudged 1e-4 rad, crossing
+ * edge on edge with nearly parallel vertical edges. The depth was exact, but the witness (float closest
+ * points of the two edges) lay 5.1e-5 outside A, nearly the whole depth. */
+static int reg_parallel_edges_witness(void)
+{
+    vec3 half = { 0x1.ebf5e4p-2f, 0x1.a81124p-1f, 0x1.a6f41ep-1f };
+    px_hull* h = NULL;
+    PX_CHECK_STATUS(box_corners_hull(half[0], half[1], half[2], &h), PX_OK);
+    px_shape shapes[2] = { px_shape_from_hull(h), px_shape_box(half) };
+    px_transform ta = PX_TRANSFORM_IDENTITY_INIT;
+    px_transform tb = { { -0x1.c92708p-13f, 0x1.2770ap-12f, 0x1.6a01eap-1f, 0x1.6a11ep-1f },
+                        { -0x1.4efb78p+0f, 0x1.4f1b26p+0f, -0x1.15dbcp-12f } };
+    int fail = 0;
+    for (int k = 0; k < 3; ++k)
+    {
+        const px_shape* sa = &shapes[k == 1 ? 1 : 0];
+        const px_shape* sb = &shapes[k == 2 ? 1 : 0];
+        px_contact c;
+        hs_check e;
+        if (px_contact_world(sa, &ta, sb, &tb, NULL, &c) != PX_OK)
+        {
+            fail = 1;
+            continue;
+        }
+        evaluate(h, &ta, h, &tb, &c, &e);
+        ld tol = 16.0L * FLT_EPSILON * e.coords;
+        fail |= fabsl(-(ld)c.distance - e.exact) > tol || e.in_a < -tol || e.in_b < -tol;
+        if (fail)
+        {
+            fprintf(stderr, "order %d: depth %.9g exact %.9Lg witness depths %.3Lg / %.3Lg\n", k, -c.distance, e.exact,
+                    e.in_a, e.in_b);
+        }
+    }
+    px_hull_destroy(h);
+    PX_CHECK(!fail);
     return 0;
 }
 
@@ -841,5 +912,7 @@ int test_hull_sat(void)
     PX_RUN_SUBTEST(reg_lens_against_cube);
     PX_RUN_SUBTEST(crossing_edges_scales);
     PX_RUN_SUBTEST(tiny_scale_queries);
+    PX_RUN_SUBTEST(reg_plane_above_its_vertices);
+    PX_RUN_SUBTEST(reg_parallel_edges_witness);
     PX_SUITE_END;
 }

@@ -33,7 +33,7 @@
 #include "hull_sat.h"
 
 #include "../shapes/hull_internal.h"
-#include "box_sat.h" /* pxi_closest_segment_segment */
+#include <string.h>
 
 #if defined(__SSE2__) || defined(_M_X64)
 #define PXI_SAT_SSE 1
@@ -343,6 +343,18 @@ static float face_queries(const sat_faces* f, const sat_points* p, float stop, f
 /* ------------------------------------------------------------------------------------------------ */
 /* Edge axes                                                                                         */
 
+/* v scaled to unit length; zero stays zero (a box's edge of zero length: its pairs never pass the test). */
+static void unit_or_zero(vec3 v)
+{
+    /* by the largest component first: the squares of an edge some 1e-20 long underflow */
+    float m = px_maxf(fabsf(v[0]), px_maxf(fabsf(v[1]), fabsf(v[2])));
+    if (m > 0.0f)
+    {
+        px_v3_scale(v, 1.0f / m, v);
+        px_v3_scale(v, 1.0f / px_v3_norm(v), v);
+    }
+}
+
 /* A lower bound of the overlap along every direction of an edge's Gauss-map arc (between unit normals a and
  * b). Along such a direction n one hull is supported by the edge's vertex p (its normal cone is the arc)
  * and the other reaches at least as far as any of its vertices q, so the overlap is at least n . (p - q) up
@@ -392,6 +404,7 @@ static void edges_a_below(const sat_source* h, const sat_faces* fa, const sat_po
          * normals nearly parallel to each other */
         point_of(pa, edges[4 * i + 1], q);
         px_v3_sub(p, q, e->bxa[k]);
+        unit_or_zero(e->bxa[k]); /* unit, so that the test's products neither underflow nor overflow */
         e->index[k++] = i;
     }
     e->count = k;
@@ -423,6 +436,7 @@ static void edges_b_below(const sat_source* h, const sat_faces* fb, const sat_po
         vec3 x; /* d x c along q_j -> q_i, as for A's edges */
         point_of(pb, edges[4 * i + 1], q);
         px_v3_sub(p, q, x);
+        unit_or_zero(x);
         e->cx[k] = cn[0];
         e->cy[k] = cn[1];
         e->cz[k] = cn[2];
@@ -625,16 +639,62 @@ static void witness_top_a(const sat_points* pa, const bool* top_a, const sat_fac
 
 /* The closest points of A's edge i and B's edge j, x on A's edge against A's top and the point depth below
  * it against B's planes. */
+/* The point of segment p1-q1 closest to segment p2-q2, in double (Ericson, RTCD 5.1.9): the crossing of two
+ * nearly parallel edges, and edges far from unit length, keep their digits. */
+static void closest_on_first_segment(const vec3 p1, const vec3 q1, const vec3 p2, const vec3 q2, vec3 dest)
+{
+    double d1[3], d2[3], r[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        d1[k] = (double)q1[k] - (double)p1[k];
+        d2[k] = (double)q2[k] - (double)p2[k];
+        r[k] = (double)p1[k] - (double)p2[k];
+    }
+    double a = d1[0] * d1[0] + d1[1] * d1[1] + d1[2] * d1[2];
+    double e = d2[0] * d2[0] + d2[1] * d2[1] + d2[2] * d2[2];
+    double f = d2[0] * r[0] + d2[1] * r[1] + d2[2] * r[2];
+    double c = d1[0] * r[0] + d1[1] * r[1] + d1[2] * r[2];
+    double b = d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2];
+    double s = 0.0, t;
+    if (!(a > 0.0))
+    {
+        s = 0.0;
+    }
+    else if (!(e > 0.0))
+    {
+        s = c < 0.0 ? (-c < a ? -c / a : 1.0) : 0.0;
+    }
+    else
+    {
+        double denom = a * e - b * b;
+        s = denom > 0.0 ? (b * f - c * e) / denom : 0.0;
+        s = s < 0.0 ? 0.0 : (s > 1.0 ? 1.0 : s);
+        t = (b * s + f) / e;
+        if (t < 0.0)
+        {
+            s = -c < 0.0 ? 0.0 : (-c > a ? 1.0 : -c / a);
+        }
+        else if (t > 1.0)
+        {
+            s = b - c < 0.0 ? 0.0 : (b - c > a ? 1.0 : (b - c) / a);
+        }
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        dest[k] = (float)((double)p1[k] + s * d1[k]);
+    }
+}
+
 static void witness_edge_pair(const uint8_t* edges_a, const sat_points* pa, int i, const uint8_t* edges_b,
                               const sat_points* pb, int j, const sat_faces* fb, const vec3 n, float depth, float top,
                               sat_witness* w)
 {
-    vec3 a0, a1, b0, b1, q, x, y;
+    vec3 a0, a1, b0, b1, x, y;
     point_of(pa, edges_a[4 * i], a0);
     point_of(pa, edges_a[4 * i + 1], a1);
     point_of(pb, edges_b[4 * j], b0);
     point_of(pb, edges_b[4 * j + 1], b1);
-    pxi_closest_segment_segment(a0, a1, b0, b1, x, q);
+    closest_on_first_segment(a0, a1, b0, b1, x);
     px_v3_mad(x, -depth, n, y);
     float below = top - px_v3_dot(n, x); /* the edge may leave A's top */
     witness_offer(w, x, px_maxf(below, outside_planes(fb, y, w->excess)));
@@ -673,7 +733,7 @@ static void witness_edges(const sat_source* ha, const sat_points* pa, const bool
  * one end each, so that a vertex against a face near its rim still finds the crossing). The likeliest come
  * first: for an edge-pair axis (edge_a and edge_b, else -1) its own two edges, for a face of B (kind 1) A's
  * top vertices. The first one inside within `accept` (the rounding of its plane tests) is taken, else the
- * least outside; false when even that is outside by more than 64 tol (EPA decides). */
+ * least outside; false when even that is outside by more than tol (EPA decides). */
 static bool witness(const sat_source* ha, const sat_points* pa, const sat_faces* fa, const sat_source* hb,
                     const sat_points* pb, const sat_faces* fb, int kind, int edge_a, int edge_b, const vec3 n,
                     float depth, float top, float low, float tol, float accept, vec3 point_a)
@@ -703,7 +763,7 @@ static bool witness(const sat_source* ha, const sat_points* pa, const sat_faces*
     witness_edges(ha, pa, top_a, hb, pb, low_b, fb, n, depth, top, 2, accept, &w);
     witness_edges(ha, pa, top_a, hb, pb, low_b, fb, n, depth, top, 1, accept, &w);
     px_v3_copy(w.point_a, point_a);
-    return w.excess <= 64.0f * tol;
+    return w.excess <= tol;
 }
 
 /* ------------------------------------------------------------------------------------------------ */

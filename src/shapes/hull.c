@@ -324,6 +324,36 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
         const float* n1 = h->faces[h->edge_faces[2 * e + 1]].plane;
         sat_ok = n0[0] * n1[0] + n0[1] * n1[1] + n0[2] * n1[2] >= -1.0f + 1.0e-3f;
     }
+    /* And every face a facet of the vertices' own hull: its vertices on the plane through the highest vertex
+     * along its normal, within a few roundings. (A plane's offset is the support of every point quickhull
+     * kept, so near a vertex dropped within the tolerance it floats above the face; and a face whose vertex
+     * on an edge was dropped keeps the normal its flatness was checked along.) The copy's offsets are those
+     * highest vertices. */
+    double coord = 0.0;
+    for (int i = 0; i < 3 * vc && sat_ok; ++i)
+    {
+        coord = fabs((double)h->vertices[i]) > coord ? fabs((double)h->vertices[i]) : coord;
+    }
+    double sat_w[2 * PXI_HULL_SAT_MAX_VERTICES]; /* a solid of V <= 32 vertices has at most 2 V - 4 faces */
+    for (int f = 0; f < fc && sat_ok; ++f)
+    {
+        const float* pl = h->faces[f].plane;
+        double hi = -INFINITY, lo = INFINITY;
+        for (int i = 0; i < vc; ++i)
+        {
+            const float* v = h->vertices + 3 * (size_t)i;
+            double t = (double)pl[0] * v[0] + (double)pl[1] * v[1] + (double)pl[2] * v[2];
+            hi = t > hi ? t : hi;
+        }
+        for (int k = 0; k < h->faces[f].count; ++k)
+        {
+            const float* v = h->vertices + 3 * (size_t)h->face_indices[h->faces[f].first + k];
+            double t = (double)pl[0] * v[0] + (double)pl[1] * v[1] + (double)pl[2] * v[2];
+            lo = t < lo ? t : lo;
+        }
+        sat_ok = hi - lo <= 8.0 * FLT_EPSILON * coord;
+        sat_w[f] = hi;
+    }
     if (sat_ok)
     {
         float* sat = (float*)(void*)(block + off_sat);
@@ -340,6 +370,11 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
             for (int k = 0; k < 4; ++k)
             {
                 planes[k * sat_fs + f] = f < fc ? h->faces[f].plane[k] : (k == 3 ? INFINITY : 0.0f);
+            }
+            if (f < fc)
+            {
+                float w = (float)sat_w[f]; /* rounded up: no vertex above the plane */
+                planes[3 * sat_fs + f] = (double)w < sat_w[f] ? nextafterf(w, INFINITY) : w;
             }
         }
         uint8_t* edges = (uint8_t*)(void*)(planes + 4 * sat_fs);
