@@ -490,33 +490,45 @@ static int box_against_hull(void)
     return 0;
 }
 
-static px_status cube_hull(double h, px_hull** out)
+static px_status box_corners_hull(float hx, float hy, float hz, px_hull** out)
 {
-    float pts[24];
+    float p[24];
     for (int i = 0; i < 8; ++i)
     {
-        for (int k = 0; k < 3; ++k)
-        {
-            pts[3 * i + k] = (float)((i >> k) & 1 ? h : -h);
-        }
+        p[3 * i + 0] = (i & 1) ? hx : -hx;
+        p[3 * i + 1] = (i & 2) ? hy : -hy;
+        p[3 * i + 2] = (i & 4) ? hz : -hz;
     }
-    return px_hull_create(pts, 8, NULL, out);
+    return px_hull_create(p, 8, NULL, out);
+}
+
+/* Two cube hulls of half sizes h_a and h_b, A at the identity and B at tb: their px_contact_world. */
+static px_status cube_contact(float h_a, float h_b, const px_transform* tb, px_contact* c)
+{
+    px_hull *a = NULL, *b = NULL;
+    px_status st = box_corners_hull(h_a, h_a, h_a, &a);
+    if (st == PX_OK)
+    {
+        st = box_corners_hull(h_b, h_b, h_b, &b);
+    }
+    if (st == PX_OK)
+    {
+        px_shape sa = px_shape_from_hull(a), sb = px_shape_from_hull(b);
+        px_transform ta = PX_TRANSFORM_IDENTITY_INIT;
+        st = px_contact_world(&sa, &ta, &sb, tb, NULL, c);
+    }
+    px_hull_destroy(a);
+    px_hull_destroy(b);
+    return st;
 }
 
 static int resting_cube(void)
 {
-    px_hull *a = NULL, *b = NULL;
-    PX_CHECK_STATUS(cube_hull(0.5, &a), PX_OK);
-    PX_CHECK_STATUS(cube_hull(0.5, &b), PX_OK);
-    px_shape sa = px_shape_from_hull(a), sb = px_shape_from_hull(b);
-    px_transform ta = PX_TRANSFORM_IDENTITY_INIT, tb = PX_TRANSFORM_IDENTITY_INIT;
+    px_transform tb = PX_TRANSFORM_IDENTITY_INIT;
     tb.p[0] = 0.3f;
     tb.p[1] = 0.999f; /* resting on A's top face, 1e-3 deep, shifted sideways */
     px_contact c;
-    px_status st = px_contact_world(&sa, &ta, &sb, &tb, NULL, &c);
-    px_hull_destroy(a);
-    px_hull_destroy(b);
-    PX_CHECK_STATUS(st, PX_OK);
+    PX_CHECK_STATUS(cube_contact(0.5f, 0.5f, &tb, &c), PX_OK);
     PX_CHECK(c.method == PX_CONTACT_ANALYTIC);
     PX_CHECK_NEAR(c.distance, -1.0e-3, 1e-6);
     /* the face normal itself, not an edge axis tied with it */
@@ -545,18 +557,11 @@ static int coincident(void)
 
 static int touching(void)
 {
-    px_hull *a = NULL, *b = NULL;
-    PX_CHECK_STATUS(cube_hull(0.5, &a), PX_OK);
-    PX_CHECK_STATUS(cube_hull(0.5, &b), PX_OK);
-    px_shape sa = px_shape_from_hull(a), sb = px_shape_from_hull(b);
-    px_transform ta = PX_TRANSFORM_IDENTITY_INIT, tb = PX_TRANSFORM_IDENTITY_INIT;
+    px_transform tb = PX_TRANSFORM_IDENTITY_INIT;
     tb.p[1] = 1.0f; /* face on face, exactly touching */
     tb.p[2] = 0.25f;
     px_contact c;
-    px_status st = px_contact_world(&sa, &ta, &sb, &tb, NULL, &c);
-    px_hull_destroy(a);
-    px_hull_destroy(b);
-    PX_CHECK(st >= 0);
+    PX_CHECK(cube_contact(0.5f, 0.5f, &tb, &c) >= 0);
     PX_CHECK(c.method != PX_CONTACT_ANALYTIC); /* too close to touching for the separating axes */
     PX_CHECK_NEAR(c.distance, 0.0, 1e-6);
     PX_CHECK_NEAR(fabs(c.normal[1]), 1.0, 1e-5);
@@ -568,8 +573,8 @@ static int touching(void)
 static int cache_apart_then_overlap(void)
 {
     px_hull *a = NULL, *b = NULL;
-    PX_CHECK_STATUS(cube_hull(0.5, &a), PX_OK);
-    PX_CHECK_STATUS(cube_hull(0.4, &b), PX_OK);
+    PX_CHECK_STATUS(box_corners_hull(0.5f, 0.5f, 0.5f, &a), PX_OK);
+    PX_CHECK_STATUS(box_corners_hull(0.4f, 0.4f, 0.4f, &b), PX_OK);
     px_shape sa = px_shape_from_hull(a), sb = px_shape_from_hull(b);
     px_simplex_cache cache;
     memset(&cache, 0, sizeof(cache));
@@ -675,18 +680,6 @@ static int reg_thin_merged_apart(void)
     PX_CHECK(!overlap && g.distance > 2e-4f);
     PX_CHECK_NEAR(c.distance, g.distance, 1e-7);
     return 0;
-}
-
-static px_status box_corners_hull(float hx, float hy, float hz, px_hull** out)
-{
-    float p[24];
-    for (int i = 0; i < 8; ++i)
-    {
-        p[3 * i + 0] = (i & 1) ? hx : -hx;
-        p[3 * i + 1] = (i & 2) ? hy : -hy;
-        p[3 * i + 2] = (i & 4) ? hz : -hz;
-    }
-    return px_hull_create(p, 8, NULL, out);
 }
 
 /* Review finding: a cube (A) resting 0.01 deep under a slab ten times wider (B). The witness was B's first

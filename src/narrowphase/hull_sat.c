@@ -368,6 +368,38 @@ static float arc_overlap_bound(const vec3 a, const vec3 b, const vec3 ra, const 
     return px_maxf(la, lb);
 }
 
+/* Edge i of a hull (own: its points; other: the other hull's, low[f] the other's vertex deepest below face
+ * f; sign -1 for B, whose normals are negated so that the arc holds directions from A to B): the ends n0, n1
+ * of its Gauss-map arc and the unit direction of the arc's plane, and whether the edge can beat an overlap of
+ * `bound` (arc_overlap_bound). The plane: n1 x n0 points along p_j -> p_i (face f0's loop runs i -> j,
+ * counter-clockwise seen from outside); the edge gives that direction exactly, where the cross product would
+ * carry the rounding of two normals nearly parallel to each other, and unit it neither underflows nor
+ * overflows in the test's products. */
+PX_INLINE bool edge_arc(const sat_source* h, const sat_faces* f, const sat_points* own, const sat_points* other,
+                   const int* low, int i, float sign, float bound, vec3 n0, vec3 n1, vec3 plane)
+{
+    const uint8_t* edges = copy_edges(h);
+    int f0 = edges[4 * i + 2], f1 = edges[4 * i + 3];
+    px_v3_set(sign * f->x[f0], sign * f->y[f0], sign * f->z[f0], n0);
+    px_v3_set(sign * f->x[f1], sign * f->y[f1], sign * f->z[f1], n1);
+    vec3 p, q, r0, r1;
+    point_of(own, edges[4 * i], p);
+    point_of(other, low[f0], q);
+    px_v3_sub(p, q, r0);
+    px_v3_scale(r0, sign, r0);
+    point_of(other, low[f1], q);
+    px_v3_sub(p, q, r1);
+    px_v3_scale(r1, sign, r1);
+    if (arc_overlap_bound(n0, n1, r0, r1) > bound)
+    {
+        return false;
+    }
+    point_of(own, edges[4 * i + 1], q);
+    px_v3_sub(p, q, plane);
+    unit_or_zero(plane);
+    return true;
+}
+
 /* A's edges that may beat an overlap of `bound`: the normals a, b of each one's faces, the direction of
  * b x a, and the edge's index. low_a[f] is B's vertex deepest below A's face f. */
 typedef struct sat_edges_a
@@ -380,32 +412,13 @@ typedef struct sat_edges_a
 static void edges_a_below(const sat_source* h, const sat_faces* fa, const sat_points* pa, const int* low_a,
                           const sat_points* pb, float bound, sat_edges_a* e)
 {
-    const uint8_t* edges = copy_edges(h);
     int k = 0;
     for (int i = 0; i < h->edge_count; ++i)
     {
-        int f0 = edges[4 * i + 2], f1 = edges[4 * i + 3];
-        vec3 a = { fa->x[f0], fa->y[f0], fa->z[f0] };
-        vec3 b = { fa->x[f1], fa->y[f1], fa->z[f1] };
-        vec3 p, q, ra, rb;
-        point_of(pa, edges[4 * i], p);
-        point_of(pb, low_a[f0], q);
-        px_v3_sub(p, q, ra);
-        point_of(pb, low_a[f1], q);
-        px_v3_sub(p, q, rb);
-        if (arc_overlap_bound(a, b, ra, rb) > bound)
+        if (edge_arc(h, fa, pa, pb, low_a, i, 1.0f, bound, e->a[k], e->b[k], e->bxa[k]))
         {
-            continue;
+            e->index[k++] = i;
         }
-        px_v3_copy(a, e->a[k]);
-        px_v3_copy(b, e->b[k]);
-        /* the arc's plane: b x a points along p_j -> p_i (face a's loop runs i -> j, counter-clockwise seen
-         * from outside); the edge gives that direction exactly, where b x a would carry the rounding of two
-         * normals nearly parallel to each other */
-        point_of(pa, edges[4 * i + 1], q);
-        px_v3_sub(p, q, e->bxa[k]);
-        unit_or_zero(e->bxa[k]); /* unit, so that the test's products neither underflow nor overflow */
-        e->index[k++] = i;
     }
     e->count = k;
 }
@@ -416,27 +429,14 @@ static void edges_a_below(const sat_source* h, const sat_faces* fa, const sat_po
 static void edges_b_below(const sat_source* h, const sat_faces* fb, const sat_points* pb, const int* low_b,
                           const sat_points* pa, float bound, sat_edges* e, int* index)
 {
-    const uint8_t* edges = copy_edges(h);
     int k = 0;
     for (int i = 0; i < h->edge_count; ++i)
     {
-        int f0 = edges[4 * i + 2], f1 = edges[4 * i + 3];
-        vec3 cn = { -fb->x[f0], -fb->y[f0], -fb->z[f0] };
-        vec3 dn = { -fb->x[f1], -fb->y[f1], -fb->z[f1] };
-        vec3 p, q, rc, rd;
-        point_of(pb, edges[4 * i], p);
-        point_of(pa, low_b[f0], q);
-        px_v3_sub(q, p, rc);
-        point_of(pa, low_b[f1], q);
-        px_v3_sub(q, p, rd);
-        if (arc_overlap_bound(cn, dn, rc, rd) > bound)
+        vec3 cn, dn, x;
+        if (!edge_arc(h, fb, pb, pa, low_b, i, -1.0f, bound, cn, dn, x))
         {
             continue;
         }
-        vec3 x; /* d x c along q_j -> q_i, as for A's edges */
-        point_of(pb, edges[4 * i + 1], q);
-        px_v3_sub(p, q, x);
-        unit_or_zero(x);
         e->cx[k] = cn[0];
         e->cy[k] = cn[1];
         e->cz[k] = cn[2];
