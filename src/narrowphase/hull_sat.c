@@ -107,7 +107,7 @@ static const struct px_hull* sat_hull(const px_shape* s)
 
 /* The box's edges in the compact layout: vertex i is (+-h0, +-h1, +-h2) with bit k of i set for +h_k; face
  * 2 k is +e_k and 2 k + 1 is -e_k; each edge's two vertices i, j, then its two faces, the first the one
- * whose loop runs i -> j counter-clockwise seen from outside (as a built hull's edge_faces). */
+ * whose loop runs i -> j counter-clockwise seen from outside (as in a built hull's copy). */
 static const uint8_t box_edges[48] = { 0, 1, 3, 5, 4, 5, 4, 3, 2, 3, 5, 2, 6, 7, 2, 4, 0, 2, 5, 1, 4, 6, 1, 4,
                                        1, 3, 0, 5, 5, 7, 4, 0, 0, 4, 1, 3, 2, 6, 2, 1, 1, 5, 3, 0, 3, 7, 0, 2 };
 static const float box_origin[3] = { 0.0f, 0.0f, 0.0f };

@@ -58,6 +58,109 @@ static size_t align_up(size_t x)
     return (x + (PXI_ALLOC_ALIGNMENT - 1)) & ~(size_t)(PXI_ALLOC_ALIGNMENT - 1);
 }
 
+/* The separating-axis copy of a small solid (hull_internal.h, px_hull.sat), written at `sat` when the hull
+ * qualifies: every edge has two faces that are not nearly back to back (the Gauss-map arc of an edge between
+ * almost opposite normals, a thin rim, is ill-conditioned), and every face is a facet of the vertices' own
+ * hull: its vertices on the plane through the highest vertex along its normal, within a few roundings. (A
+ * plane's offset is the support of every point quickhull kept, so near a vertex dropped within the
+ * tolerance it floats above the face; a face merged within the tolerance is flat only within it; and a face
+ * whose vertex on an edge was dropped keeps the normal its flatness was checked along.) The copy's offsets
+ * are those highest vertices. Hulls that do not qualify go through GJK and EPA. */
+static void emit_sat_copy(struct px_hull* h, float* sat, size_t sat_bytes)
+{
+    const int vc = h->vertex_count, fc = h->face_count, ec = h->edge_count;
+    const int vs = (vc + 3) & ~3, fs = (fc + 3) & ~3;
+    /* each edge's faces: the one whose loop runs i -> j, then the one running j -> i (V <= 32: E <= 90) */
+    int32_t edge_faces[2 * 3 * PXI_HULL_SAT_MAX_VERTICES];
+    for (int e = 0; e < ec; ++e)
+    {
+        int32_t i = h->edges[2 * e], j = h->edges[2 * e + 1];
+        edge_faces[2 * e] = edge_faces[2 * e + 1] = -1;
+        for (int32_t k = h->vertex_face_offsets[i]; k < h->vertex_face_offsets[i + 1]; ++k)
+        {
+            const px_hull_face* face = &h->faces[h->vertex_faces[k]];
+            const int32_t* loop = h->face_indices + face->first;
+            for (int m = 0; m < face->count; ++m)
+            {
+                int32_t u = loop[m], w = loop[(m + 1) % face->count];
+                if (u == i && w == j)
+                {
+                    edge_faces[2 * e] = h->vertex_faces[k];
+                }
+                else if (u == j && w == i)
+                {
+                    edge_faces[2 * e + 1] = h->vertex_faces[k];
+                }
+            }
+        }
+        if (edge_faces[2 * e] < 0 || edge_faces[2 * e + 1] < 0)
+        {
+            return;
+        }
+        const float* n0 = h->faces[edge_faces[2 * e]].plane;
+        const float* n1 = h->faces[edge_faces[2 * e + 1]].plane;
+        if (!(n0[0] * n1[0] + n0[1] * n1[1] + n0[2] * n1[2] >= -1.0f + 1.0e-3f))
+        {
+            return;
+        }
+    }
+    double coord = 0.0;
+    for (int i = 0; i < 3 * vc; ++i)
+    {
+        coord = fabs((double)h->vertices[i]) > coord ? fabs((double)h->vertices[i]) : coord;
+    }
+    double top[2 * PXI_HULL_SAT_MAX_VERTICES]; /* a solid of V <= 32 vertices has at most 2 V - 4 faces */
+    for (int f = 0; f < fc; ++f)
+    {
+        const float* pl = h->faces[f].plane;
+        double hi = -INFINITY, lo = INFINITY;
+        for (int i = 0; i < vc; ++i)
+        {
+            const float* v = h->vertices + 3 * (size_t)i;
+            double t = (double)pl[0] * v[0] + (double)pl[1] * v[1] + (double)pl[2] * v[2];
+            hi = t > hi ? t : hi;
+        }
+        for (int k = 0; k < h->faces[f].count; ++k)
+        {
+            const float* v = h->vertices + 3 * (size_t)h->face_indices[h->faces[f].first + k];
+            double t = (double)pl[0] * v[0] + (double)pl[1] * v[1] + (double)pl[2] * v[2];
+            lo = t < lo ? t : lo;
+        }
+        if (!(hi - lo <= 8.0 * FLT_EPSILON * coord))
+        {
+            return;
+        }
+        top[f] = hi;
+    }
+    for (int i = 0; i < vc; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            sat[k * vs + i] = h->vertices[3 * i + k];
+        }
+    }
+    float* planes = sat + 3 * vs;
+    for (int f = 0; f < fs; ++f)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            planes[k * fs + f] = f < fc ? h->faces[f].plane[k] : 0.0f;
+        }
+        float w = f < fc ? (float)top[f] : INFINITY;
+        planes[3 * fs + f] = f < fc && (double)w < top[f] ? nextafterf(w, INFINITY) : w; /* rounded up */
+    }
+    uint8_t* edges = (uint8_t*)(void*)(planes + 4 * fs);
+    for (int e = 0; e < ec; ++e)
+    {
+        edges[4 * e + 0] = (uint8_t)h->edges[2 * e];
+        edges[4 * e + 1] = (uint8_t)h->edges[2 * e + 1];
+        edges[4 * e + 2] = (uint8_t)edge_faces[2 * e];
+        edges[4 * e + 3] = (uint8_t)edge_faces[2 * e + 1];
+    }
+    h->sat = sat;
+    h->sat_bytes = (int)sat_bytes;
+}
+
 /* Write the result into a new hull: vertices (the caller's floats), faces with supporting planes, edges,
  * CSR adjacency, centroid and extent. */
 static bool emit(hull_build* b, int dimension, px_hull** result)
@@ -88,8 +191,7 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
     size_t node_bound = 3 * (size_t)vc + 2 * (size_t)ec;
     size_t off_vf_offsets = align_up(off_climb + sizeof(int32_t) * climb_count);
     size_t off_vf = align_up(off_vf_offsets + sizeof(int32_t) * ((size_t)vc + 1));
-    size_t off_edge_faces = align_up(off_vf + sizeof(int32_t) * (size_t)fi);
-    size_t off_records = align_up(off_edge_faces + 2 * sizeof(int32_t) * (size_t)ec);
+    size_t off_records = align_up(off_vf + sizeof(int32_t) * (size_t)fi);
     size_t off_nodes = align_up(off_records + sizeof(int32_t) * (size_t)vc);
     /* a fine seed map for hulls large enough to climb (finer from 512 vertices: 24 KB of seeds, and a cold
      * climb from 1024 vertices takes half the moves), one seed per axis direction for small ones */
@@ -122,7 +224,6 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
     h->climb_faces = climb_count > 0 ? (int32_t*)(void*)(block + off_climb) : NULL;
     h->vertex_face_offsets = (int32_t*)(void*)(block + off_vf_offsets);
     h->vertex_faces = fi > 0 ? (int32_t*)(void*)(block + off_vf) : NULL;
-    h->edge_faces = ec > 0 ? (int32_t*)(void*)(block + off_edge_faces) : NULL;
 
     for (int i = 0; i < vc; ++i)
     {
@@ -278,115 +379,9 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
         }
         face->plane[3] = wf;
     }
-    /* the two faces of each edge: the one whose loop runs i -> j, then the one running j -> i */
-    for (int e = 0; e < ec; ++e)
+    if (sat_bytes > 0)
     {
-        int32_t i = h->edges[2 * e], j = h->edges[2 * e + 1];
-        h->edge_faces[2 * e] = h->edge_faces[2 * e + 1] = -1;
-        for (int32_t k = vfo[i]; k < vfo[i + 1]; ++k)
-        {
-            const px_hull_face* face = &h->faces[h->vertex_faces[k]];
-            const int32_t* loop = h->face_indices + face->first;
-            for (int m = 0; m < face->count; ++m)
-            {
-                int32_t u = loop[m], w = loop[(m + 1) % face->count];
-                if (u == i && w == j)
-                {
-                    h->edge_faces[2 * e] = h->vertex_faces[k];
-                }
-                else if (u == j && w == i)
-                {
-                    h->edge_faces[2 * e + 1] = h->vertex_faces[k];
-                }
-            }
-        }
-    }
-    /* the edges' faces serve solids only (the separating-axis test), and only when every edge has two */
-    for (int e = 0; e < ec && h->edge_faces != NULL; ++e)
-    {
-        if (dimension != 3 || h->edge_faces[2 * e] < 0 || h->edge_faces[2 * e + 1] < 0)
-        {
-            h->edge_faces = NULL;
-        }
-    }
-    /* The separating-axis test needs faces that are planes and edges whose two faces are not nearly back to
-     * back: a face merged within the tolerance is flat only within it (its normal is then no facet normal of
-     * the vertices' hull, and its edges leave the normal's plane), and the Gauss-map arc of an edge between
-     * almost opposite normals is ill-conditioned (a thin rim). Such hulls go through GJK and EPA. */
-    bool sat_ok = sat_bytes > 0 && h->edge_faces != NULL;
-    for (int f = 0; f < fc && sat_ok; ++f)
-    {
-        sat_ok = !b->res_twisted.data[f];
-    }
-    for (int e = 0; e < ec && sat_ok; ++e)
-    {
-        const float* n0 = h->faces[h->edge_faces[2 * e]].plane;
-        const float* n1 = h->faces[h->edge_faces[2 * e + 1]].plane;
-        sat_ok = n0[0] * n1[0] + n0[1] * n1[1] + n0[2] * n1[2] >= -1.0f + 1.0e-3f;
-    }
-    /* And every face a facet of the vertices' own hull: its vertices on the plane through the highest vertex
-     * along its normal, within a few roundings. (A plane's offset is the support of every point quickhull
-     * kept, so near a vertex dropped within the tolerance it floats above the face; and a face whose vertex
-     * on an edge was dropped keeps the normal its flatness was checked along.) The copy's offsets are those
-     * highest vertices. */
-    double coord = 0.0;
-    for (int i = 0; i < 3 * vc && sat_ok; ++i)
-    {
-        coord = fabs((double)h->vertices[i]) > coord ? fabs((double)h->vertices[i]) : coord;
-    }
-    double sat_w[2 * PXI_HULL_SAT_MAX_VERTICES]; /* a solid of V <= 32 vertices has at most 2 V - 4 faces */
-    for (int f = 0; f < fc && sat_ok; ++f)
-    {
-        const float* pl = h->faces[f].plane;
-        double hi = -INFINITY, lo = INFINITY;
-        for (int i = 0; i < vc; ++i)
-        {
-            const float* v = h->vertices + 3 * (size_t)i;
-            double t = (double)pl[0] * v[0] + (double)pl[1] * v[1] + (double)pl[2] * v[2];
-            hi = t > hi ? t : hi;
-        }
-        for (int k = 0; k < h->faces[f].count; ++k)
-        {
-            const float* v = h->vertices + 3 * (size_t)h->face_indices[h->faces[f].first + k];
-            double t = (double)pl[0] * v[0] + (double)pl[1] * v[1] + (double)pl[2] * v[2];
-            lo = t < lo ? t : lo;
-        }
-        sat_ok = hi - lo <= 8.0 * FLT_EPSILON * coord;
-        sat_w[f] = hi;
-    }
-    if (sat_ok)
-    {
-        float* sat = (float*)(void*)(block + off_sat);
-        for (int i = 0; i < vc; ++i)
-        {
-            for (int k = 0; k < 3; ++k)
-            {
-                sat[k * sat_vs + i] = h->vertices[3 * i + k];
-            }
-        }
-        float* planes = sat + 3 * sat_vs;
-        for (int f = 0; f < sat_fs; ++f)
-        {
-            for (int k = 0; k < 4; ++k)
-            {
-                planes[k * sat_fs + f] = f < fc ? h->faces[f].plane[k] : (k == 3 ? INFINITY : 0.0f);
-            }
-            if (f < fc)
-            {
-                float w = (float)sat_w[f]; /* rounded up: no vertex above the plane */
-                planes[3 * sat_fs + f] = (double)w < sat_w[f] ? nextafterf(w, INFINITY) : w;
-            }
-        }
-        uint8_t* edges = (uint8_t*)(void*)(planes + 4 * sat_fs);
-        for (int e = 0; e < ec; ++e)
-        {
-            edges[4 * e + 0] = (uint8_t)h->edges[2 * e];
-            edges[4 * e + 1] = (uint8_t)h->edges[2 * e + 1];
-            edges[4 * e + 2] = (uint8_t)h->edge_faces[2 * e];
-            edges[4 * e + 3] = (uint8_t)h->edge_faces[2 * e + 1];
-        }
-        h->sat = sat;
-        h->sat_bytes = (int)sat_bytes;
+        emit_sat_copy(h, (float*)(void*)(block + off_sat), sat_bytes);
     }
     double c[3] = { 0.0, 0.0, 0.0 };
     for (int i = 0; i < vc; ++i)

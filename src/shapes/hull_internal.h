@@ -42,7 +42,15 @@ struct px_hull
     int face_count;
     int edge_count;
     float* vertices;        /* packed xyz [(x, y, z) * vertex_count] */
-    float* sat;             /* the separating-axis copy (below), or NULL */
+    /* The separating-axis test's copy of a small solid hull (narrowphase/hull_sat.c; hull.c writes it for
+     * the hulls that qualify), right after this struct in the block, so that a query reads a few
+     * consecutive cache lines and can ask for all of them at once:
+     *   x[vs], y[vs], z[vs]            the vertices, vs = vertex_count rounded up to 4 (padding 0)
+     *   nx[fs], ny[fs], nz[fs], w[fs]  the face planes, fs = face_count rounded up to 4 (padding 0, 0, 0, +inf)
+     *   then, as bytes, 4 per edge     its two vertices (as edges), the face whose loop runs from the first
+     *                                  to the second, and the other face
+     * NULL for hulls that do not qualify. */
+    float* sat;
     int sat_bytes;
     float extent;           /* largest distance of a vertex from the centroid (the hull's scale) */
     vec3 centroid;          /* mean of the vertices */
@@ -62,8 +70,6 @@ struct px_hull
     int32_t* adjacency_offsets; /* [vertex_count + 1] */
     int32_t* adjacency;         /* [2 * edge_count] */
 
-
-
     /* Faces that are flat only within the build tolerance (merged from nearly coplanar ones, or a polygon
      * that is not exactly planar), per vertex, CSR: the faces of v are
      * climb_faces[climb_face_offsets[v] .. climb_face_offsets[v + 1]). On such a face a corner can be a local
@@ -76,18 +82,6 @@ struct px_hull
      * in increasing face order */
     int32_t* vertex_face_offsets; /* [vertex_count + 1] */
     int32_t* vertex_faces;        /* [face_index_count] */
-
-    /* The separating-axis test's copy of a small solid hull (narrowphase/hull_sat.c), in one run of memory
-     * so that a query reads a few consecutive cache lines and can ask for all of them at once:
-     *   x[vs], y[vs], z[vs]            the vertices, vs = vertex_count rounded up to 4 (padding 0)
-     *   nx[fs], ny[fs], nz[fs], w[fs]  the face planes, fs = face_count rounded up to 4 (padding 0, 0, 0, +inf)
-     *   then, as bytes, 4 per edge     the edge's vertices (as edges) and its faces (as edge_faces)
-     * NULL for hulls that are not solid or have more than PXI_HULL_SAT_MAX_VERTICES vertices. It follows
-     * the struct in the block. sat and sat_bytes are at the top. */
-
-    /* the two faces of each edge (i, j) = edges[2 e], edges[2 e + 1]: edge_faces[2 e] is the face whose
-     * loop runs i -> j, edge_faces[2 e + 1] the one running j -> i. Solids only: NULL otherwise. */
-    int32_t* edge_faces; /* [2 * edge_count] */
 
     /* The climbing graph (see pxi_climb_node; climb_nodes is at the top) and the record of each vertex. */
     int32_t* climb_record; /* [vertex_count] */
