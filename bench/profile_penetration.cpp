@@ -8,8 +8,11 @@
 // Run:  build-X/profile_penetration N [rounds] [built] [shallow]   (N hull points, rounds over the 256 pairs;
 //       "built": the hulls built with px_hull_create; "shallow": resting contacts, as in the benchmark's rows;
 //       APART=1 in the environment: the pairs separated instead, for the cost of contact queries that find a
-//       distance)
+//       distance; PAIRS=K: K distinct pairs instead of 256; SHUFFLE=1: a new order of the pairs every round)
 //       perf record -e cpu-clock -g build-X/profile_penetration 64 2000
+// The same 256 pairs round after round let the branch predictors learn every pair's branches by heart (the
+// benchmark's peers, run between proxima's batches, erase that): PAIRS=1024 or more times what a new pair
+// costs, the case of a physics step.
 
 #include "proxima/proxima.h"
 
@@ -30,7 +33,7 @@
 namespace
 {
 
-const int kPairs = 256;
+const int kPairs = getenv("PAIRS") ? atoi(getenv("PAIRS")) : 256;
 double kOverlapFraction = getenv("APART") ? 0.0 : 1.0;
 const uint64_t kSeed = 0x636f6e74616374ULL; // the seed of bench_contact: the same pairs
 const double kPi = 3.14159265358979323846;
@@ -53,7 +56,7 @@ int main(int argc, char** argv)
 {
     int n = argc > 1 ? std::atoi(argv[1]) : 64;
     int rounds = argc > 2 ? std::atoi(argv[2]) : 1000;
-    if (n < 4 || rounds < 1)
+    if (n < 4 || rounds < 1 || kPairs < 1)
     {
         std::fprintf(stderr, "usage: %s N [rounds]\n", argv[0]);
         return 2;
@@ -86,19 +89,34 @@ int main(int argc, char** argv)
     // interleaved peers do between its batches
     std::vector<char> evict(getenv("EVICT") ? (size_t)atoi(getenv("EVICT")) << 20 : 0);
     long evict_sum = 0;
+    // SHUFFLE=1 in the environment: the pairs in a new random order every round (drawn untimed), so that
+    // the branch predictors cannot learn the round's sequence of outcomes by heart
+    bool shuffle = getenv("SHUFFLE") != nullptr;
+    std::vector<int> order((size_t)kPairs);
+    for (int i = 0; i < kPairs; ++i)
+    {
+        order[(size_t)i] = i;
+    }
+    uint64_t rng = 0x9e3779b97f4a7c15ULL;
     for (int r = 0; r < rounds; ++r)
     {
+        for (int i = kPairs - 1; shuffle && i > 0; --i)
+        {
+            rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+            std::swap(order[(size_t)i], order[(size_t)((rng >> 33) % (uint64_t)(i + 1))]);
+        }
         for (size_t k = 0; k < evict.size(); k += 64)
         {
             evict[k] = (char)(evict[k] + 1);
             evict_sum += evict[k];
         }
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-        for (int i = 0; i < kPairs; ++i)
+        for (int q = 0; q < kPairs; ++q)
         {
-            const Pair& p = s.pairs[(size_t)i];
+            size_t i = (size_t)order[(size_t)q];
+            const Pair& p = s.pairs[i];
             px_contact c;
-            errors += px_contact_world(&s.shapes[2 * (size_t)i], &p.ta, &s.shapes[2 * (size_t)i + 1], &p.tb,
+            errors += px_contact_world(&s.shapes[2 * i], &p.ta, &s.shapes[2 * i + 1], &p.tb,
                                        nullptr, &c) < 0;
             sum += c.distance;
             iters += c.iterations;

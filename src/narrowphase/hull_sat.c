@@ -276,8 +276,6 @@ static void point_of(const sat_points* p, int i, vec3 dest)
 static float face_queries(const sat_faces* f, const sat_points* p, float stop, float* sep, int* low,
                           int* best_face)
 {
-    float best = -INFINITY;
-    int bf = -1;
 #if PXI_SAT_SSE
     /* each point's coordinates and index broadcast once, for every group of faces */
     __m128 px[CAP_V], py[CAP_V], pz[CAP_V];
@@ -289,10 +287,14 @@ static float face_queries(const sat_faces* f, const sat_points* p, float stop, f
         pz[j] = _mm_set1_ps(p->z[j]);
         pj[j] = _mm_set1_epi32(j);
     }
-#endif
+    /* the best face so far per lane, kept without branches (which way a comparison of separations goes is
+     * data, and mispredicted on every new pair): lane l holds the best of faces l, l + 4, ... seen so far */
+    __m128 best4 = _mm_set1_ps(-INFINITY);
+    __m128i face4 = _mm_set1_epi32(-1);
+    const __m128 stop4 = _mm_set1_ps(stop);
+    __m128i group = _mm_setr_epi32(0, 1, 2, 3);
     for (int g = 0; g < f->count; g += 4)
     {
-#if PXI_SAT_SSE
         __m128 nx = _mm_loadu_ps(f->x + g), ny = _mm_loadu_ps(f->y + g), nz = _mm_loadu_ps(f->z + g);
         __m128 m = _mm_set1_ps(INFINITY);
         __m128i at = _mm_setzero_si128();
@@ -303,9 +305,39 @@ static float face_queries(const sat_faces* f, const sat_points* p, float stop, f
             at = _mm_or_si128(_mm_and_si128(lower, pj[j]), _mm_andnot_si128(lower, at));
             m = _mm_min_ps(m, d);
         }
-        _mm_storeu_ps(sep + g, _mm_sub_ps(m, _mm_loadu_ps(f->w + g)));
+        __m128 s4 = _mm_sub_ps(m, _mm_loadu_ps(f->w + g));
+        _mm_storeu_ps(sep + g, s4);
         _mm_storeu_si128((__m128i*)(void*)(low + g), at);
+        /* strictly greater: a lane keeps its first face on ties, and a NaN separation never wins */
+        __m128i up = _mm_castps_si128(_mm_cmpgt_ps(s4, best4));
+        best4 = _mm_max_ps(s4, best4); /* best4 when s4 is NaN, as up is then clear */
+        face4 = _mm_or_si128(_mm_and_si128(up, group), _mm_andnot_si128(up, face4));
+        group = _mm_add_epi32(group, _mm_set1_epi32(4));
+        if (_mm_movemask_ps(_mm_cmpnlt_ps(best4, stop4)) != 0)
+        {
+            break; /* a face the points do not sink below by more than -stop: the query ends */
+        }
+    }
+    /* the largest over the lanes, the lowest face on ties (the faces' order, as a scalar scan would have) */
+    float bs[4];
+    int bi[4];
+    _mm_storeu_ps(bs, best4);
+    _mm_storeu_si128((__m128i*)(void*)bi, face4);
+    float best = bs[0];
+    int bf = bi[0];
+    for (int l = 1; l < 4; ++l)
+    {
+        bool take = bs[l] > best || (bs[l] == best && bi[l] >= 0 && (bf < 0 || bi[l] < bf));
+        best = take ? bs[l] : best;
+        bf = take ? bi[l] : bf;
+    }
+    *best_face = bf;
+    return best;
 #else
+    float best = -INFINITY;
+    int bf = -1;
+    for (int g = 0; g < f->count; g += 4)
+    {
         for (int l = 0; l < 4; ++l)
         {
             float m = INFINITY;
@@ -322,7 +354,6 @@ static float face_queries(const sat_faces* f, const sat_points* p, float stop, f
             sep[g + l] = m - f->w[g + l];
             low[g + l] = at;
         }
-#endif
         for (int l = 0; l < 4; ++l)
         {
             if (sep[g + l] > best)
@@ -338,6 +369,7 @@ static float face_queries(const sat_faces* f, const sat_points* p, float stop, f
     }
     *best_face = bf;
     return best;
+#endif
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -370,15 +402,10 @@ static float arc_overlap_bound(const vec3 a, const vec3 b, const vec3 ra, const 
 
 /* Edge i of a hull (own: its points; other: the other hull's, low[f] the other's vertex deepest below face
  * f; sign -1 for B, whose normals are negated so that the arc holds directions from A to B): the ends n0, n1
- * of its Gauss-map arc and the unit direction of the arc's plane, and whether the edge can beat an overlap of
- * `bound` (arc_overlap_bound). The plane: n1 x n0 points along p_j -> p_i (face f0's loop runs i -> j,
- * counter-clockwise seen from outside); the edge gives that direction exactly, where the cross product would
- * carry the rounding of two normals nearly parallel to each other, and unit it neither underflows nor
- * overflows in the test's products. */
-PX_INLINE bool edge_arc(const sat_source* h, const sat_faces* f, const sat_points* own, const sat_points* other,
-                   const int* low, int i, float sign, float bound, vec3 n0, vec3 n1, vec3 plane)
+ * of its Gauss-map arc, and whether the edge can beat an overlap of `bound` (arc_overlap_bound). */
+PX_INLINE bool edge_arc(const uint8_t* edges, const sat_faces* f, const sat_points* own, const sat_points* other,
+                        const int* low, int i, float sign, float bound, vec3 n0, vec3 n1)
 {
-    const uint8_t* edges = copy_edges(h);
     int f0 = edges[4 * i + 2], f1 = edges[4 * i + 3];
     px_v3_set(sign * f->x[f0], sign * f->y[f0], sign * f->z[f0], n0);
     px_v3_set(sign * f->x[f1], sign * f->y[f1], sign * f->z[f1], n1);
@@ -390,14 +417,37 @@ PX_INLINE bool edge_arc(const sat_source* h, const sat_faces* f, const sat_point
     point_of(other, low[f1], q);
     px_v3_sub(p, q, r1);
     px_v3_scale(r1, sign, r1);
-    if (arc_overlap_bound(n0, n1, r0, r1) > bound)
+    return !(arc_overlap_bound(n0, n1, r0, r1) > bound);
+}
+
+/* The edges of a hull that may beat an overlap of `bound` (edge_arc), their indices in index[] in
+ * increasing order; returns their count. Without branches on the test: which edges pass is data, and
+ * mispredicted on every new pair. */
+static int edges_below(const sat_source* h, const sat_faces* f, const sat_points* own, const sat_points* other,
+                       const int* low, float sign, float bound, int* index)
+{
+    const uint8_t* edges = copy_edges(h);
+    int k = 0;
+    for (int i = 0; i < h->edge_count; ++i)
     {
-        return false;
+        vec3 n0, n1;
+        index[k] = i;
+        k += edge_arc(edges, f, own, other, low, i, sign, bound, n0, n1) ? 1 : 0;
     }
+    return k;
+}
+
+/* The unit direction of the plane of edge i's Gauss-map arc: n1 x n0 points along p_j -> p_i (face f0's
+ * loop runs i -> j, counter-clockwise seen from outside); the edge gives that direction exactly, where the
+ * cross product would carry the rounding of two normals nearly parallel to each other, and unit it neither
+ * underflows nor overflows in the test's products. */
+static void edge_plane(const uint8_t* edges, const sat_points* own, int i, vec3 plane)
+{
+    vec3 p, q;
+    point_of(own, edges[4 * i], p);
     point_of(own, edges[4 * i + 1], q);
     px_v3_sub(p, q, plane);
     unit_or_zero(plane);
-    return true;
 }
 
 /* A's edges that may beat an overlap of `bound`: the normals a, b of each one's faces, the direction of
@@ -412,15 +462,16 @@ typedef struct sat_edges_a
 static void edges_a_below(const sat_source* h, const sat_faces* fa, const sat_points* pa, const int* low_a,
                           const sat_points* pb, float bound, sat_edges_a* e)
 {
-    int k = 0;
-    for (int i = 0; i < h->edge_count; ++i)
+    e->count = edges_below(h, fa, pa, pb, low_a, 1.0f, bound, e->index);
+    const uint8_t* edges = copy_edges(h);
+    for (int k = 0; k < e->count; ++k)
     {
-        if (edge_arc(h, fa, pa, pb, low_a, i, 1.0f, bound, e->a[k], e->b[k], e->bxa[k]))
-        {
-            e->index[k++] = i;
-        }
+        int i = e->index[k];
+        int f0 = edges[4 * i + 2], f1 = edges[4 * i + 3];
+        px_v3_set(fa->x[f0], fa->y[f0], fa->z[f0], e->a[k]);
+        px_v3_set(fa->x[f1], fa->y[f1], fa->z[f1], e->b[k]);
+        edge_plane(edges, pa, i, e->bxa[k]);
     }
-    e->count = k;
 }
 
 /* B's edges that may beat an overlap of `bound`, for the Gauss-map test four at a time: c and d the negated
@@ -429,27 +480,27 @@ static void edges_a_below(const sat_source* h, const sat_faces* fa, const sat_po
 static void edges_b_below(const sat_source* h, const sat_faces* fb, const sat_points* pb, const int* low_b,
                           const sat_points* pa, float bound, sat_edges* e, int* index)
 {
+    int count = edges_below(h, fb, pb, pa, low_b, -1.0f, bound, index);
+    const uint8_t* edges = copy_edges(h);
     int k = 0;
-    for (int i = 0; i < h->edge_count; ++i)
+    for (; k < count; ++k)
     {
-        vec3 cn, dn, x;
-        if (!edge_arc(h, fb, pb, pa, low_b, i, -1.0f, bound, cn, dn, x))
-        {
-            continue;
-        }
-        e->cx[k] = cn[0];
-        e->cy[k] = cn[1];
-        e->cz[k] = cn[2];
-        e->dx[k] = dn[0];
-        e->dy[k] = dn[1];
-        e->dz[k] = dn[2];
+        int i = index[k];
+        int f0 = edges[4 * i + 2], f1 = edges[4 * i + 3];
+        vec3 x;
+        edge_plane(edges, pb, i, x);
+        e->cx[k] = -fb->x[f0];
+        e->cy[k] = -fb->y[f0];
+        e->cz[k] = -fb->z[f0];
+        e->dx[k] = -fb->x[f1];
+        e->dy[k] = -fb->y[f1];
+        e->dz[k] = -fb->z[f1];
         e->ex[k] = x[0];
         e->ey[k] = x[1];
         e->ez[k] = x[2];
-        index[k++] = i;
     }
-    e->count = k;
-    for (; k < round4(e->count); ++k)
+    e->count = count;
+    for (; k < round4(count); ++k)
     {
         e->cx[k] = e->cy[k] = e->cz[k] = e->dx[k] = e->dy[k] = e->dz[k] = e->ex[k] = e->ey[k] = e->ez[k] = 0.0f;
     }
