@@ -504,6 +504,11 @@ static void build_free(hull_build* b)
     }
 }
 
+/* The Morton sort of snap(): insertion sort up to this many points, radix digits of 15 bits from
+ * HULL_SORT_WIDE_MIN points, of 10 bits between. */
+#define HULL_SORT_INSERTION_MAX 64
+#define HULL_SORT_WIDE_MIN 65536
+
 /* Morton code of a grid point from the top 10 bits of each coordinate. */
 static uint32_t morton(const int32_t g[3])
 {
@@ -525,7 +530,8 @@ static uint32_t morton(const int32_t g[3])
  * exact on the grid, so exactly coplanar inputs (lattices, axis-aligned boxes, dyadic data) stay exactly
  * coplanar; finer detail is rounded by at most 2^-31 of the side.
  *
- * The points are also reordered along a Morton curve (a two-pass radix sort of 30-bit codes): quickhull
+ * The points are also reordered along a Morton curve (30-bit codes, radix sorted; insertion sorted for small
+ * clouds, where the radix sort's counters would cost more than the build): quickhull
  * walks its outside sets point by point, and neighbours in space then sit near each other in memory. The
  * build works on the reordered copy; it holds the caller's values, so the hull's vertices are unchanged. */
 static bool snap(hull_build* b, const double lo[3], double scale)
@@ -534,8 +540,9 @@ static bool snap(hull_build* b, const double lo[3], double scale)
     size_t per_point = 3 * sizeof(int32_t) + 3 * sizeof(int32_t) + sizeof(uint32_t) + 3 * sizeof(float);
     b->point_block = pxi_hull_build_alloc(b, n, per_point, &b->point_block_size);
     size_t sort_bytes;
-    uint32_t* sort =
-        b->point_block != NULL ? pxi_hull_build_alloc(b, 4 * n + 2 * 32768, sizeof(uint32_t), &sort_bytes) : NULL;
+    const size_t counters = n > HULL_SORT_INSERTION_MAX ? 32768 : 0;
+    uint32_t* sort = b->point_block != NULL ? pxi_hull_build_alloc(b, 4 * n + counters, sizeof(uint32_t), &sort_bytes)
+                                            : NULL;
     if (sort == NULL)
     {
         return false;
@@ -548,6 +555,7 @@ static bool snap(hull_build* b, const double lo[3], double scale)
     b->seen = (uint32_t*)(base + 6 * n);
     float* sorted_points = (float*)(void*)(base + 7 * n);
     uint32_t *key = sort, *idx = sort + n, *key2 = sort + 2 * n, *idx2 = sort + 3 * n, *count = sort + 4 * n;
+    /* (key, idx) and (key2, idx2) swap roles after every radix pass */
     for (size_t i = 0; i < n; ++i)
     {
         int32_t g[3];
@@ -560,31 +568,57 @@ static bool snap(hull_build* b, const double lo[3], double scale)
         key[i] = morton(g);
         idx[i] = (uint32_t)i;
     }
-    for (int pass = 0; pass < 2; ++pass)
+    if (n <= HULL_SORT_INSERTION_MAX)
     {
-        const uint32_t* kin = pass == 0 ? key : key2;
-        const uint32_t* iin = pass == 0 ? idx : idx2;
-        uint32_t* kout = pass == 0 ? key2 : key;
-        uint32_t* iout = pass == 0 ? idx2 : idx;
-        uint32_t* c = count + 32768 * (size_t)pass;
-        int shift = 15 * pass;
-        memset(c, 0, 32768 * sizeof(uint32_t));
-        for (size_t i = 0; i < n; ++i)
+        /* small clouds: an insertion sort (stable, as the radix sort is), without the counting arrays */
+        for (size_t i = 1; i < n; ++i)
         {
-            c[(kin[i] >> shift) & 32767u]++;
+            uint32_t k = key[i], v = idx[i];
+            size_t j = i;
+            for (; j > 0 && key[j - 1] > k; --j)
+            {
+                key[j] = key[j - 1];
+                idx[j] = idx[j - 1];
+            }
+            key[j] = k;
+            idx[j] = v;
         }
-        uint32_t sum = 0;
-        for (int d = 0; d < 32768; ++d)
+    }
+    else
+    {
+        /* digits of 10 bits (3 passes, 1024 counters each) up to HULL_SORT_WIDE_MIN points, of 15 bits (2
+         * passes, 32768 counters) above, where clearing and summing the counters costs less than a pass */
+        const int bits = n >= HULL_SORT_WIDE_MIN ? 15 : 10;
+        const int passes = 30 / bits;
+        const uint32_t mask = (1u << bits) - 1u;
+        for (int pass = 0; pass < passes; ++pass)
         {
-            uint32_t t = c[d];
-            c[d] = sum;
-            sum += t;
-        }
-        for (size_t i = 0; i < n; ++i)
-        {
-            uint32_t slot = c[(kin[i] >> shift) & 32767u]++;
-            kout[slot] = kin[i];
-            iout[slot] = iin[i];
+            uint32_t* c = count;
+            const int shift = bits * pass;
+            memset(c, 0, ((size_t)mask + 1u) * sizeof(uint32_t));
+            for (size_t i = 0; i < n; ++i)
+            {
+                c[(key[i] >> shift) & mask]++;
+            }
+            uint32_t sum = 0;
+            for (uint32_t d = 0; d <= mask; ++d)
+            {
+                uint32_t t = c[d];
+                c[d] = sum;
+                sum += t;
+            }
+            for (size_t i = 0; i < n; ++i)
+            {
+                uint32_t slot = c[(key[i] >> shift) & mask]++;
+                key2[slot] = key[i];
+                idx2[slot] = idx[i];
+            }
+            uint32_t* t = key;
+            key = key2;
+            key2 = t;
+            t = idx;
+            idx = idx2;
+            idx2 = t;
         }
     }
     for (size_t i = 0; i < n; ++i)
