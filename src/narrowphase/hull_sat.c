@@ -13,9 +13,9 @@
  *      min_overlap ends the query.
  *   3. Edge axes. An edge's Gauss-map arc (between the normals of its two faces) is the set of directions
  *      along which that edge supports its hull, so along any of them the overlap is at least the edge's
- *      vertex against the other hull's vertices found in step 2 (arc_overlap_bound). Edges whose bound
- *      exceeds the best face's overlap cannot give the minimum and are dropped: on the benchmark's pairs
- *      most are. The rest are paired, each edge of A against four of B at a time, by the Gauss-map test,
+ *      vertex against the other hull's vertices found in step 2 (edges_below, from step 2's products).
+ *      Edges whose bound exceeds the best face's overlap cannot give the minimum and are dropped: on the
+ *      benchmark's pairs most are. The rest are paired, each edge of A against four of B at a time, by the Gauss-map test,
  *      and only the pairs that pass get a cross product, a square root and a separation.
  *   4. The best face of either hull and the best edge pair are measured again over all vertices of both,
  *      and the smallest overlap wins: the depth returned is the overlap of the hulls along the normal
@@ -271,9 +271,9 @@ static void point_of(const sat_points* p, int i, vec3 dest)
 
 /* The separation of the points p below each face of f, sep[k] = (min over p of n . p) - w, the point
  * attaining the minimum (low[k], the first on ties), and the face with the largest separation (the first on
- * ties; -1 and -inf for no face). Stops early, with the rest unset, once a face's separation reaches
- * `stop`. */
-static float face_queries(const sat_faces* f, const sat_points* p, float stop, float* sep, int* low,
+ * ties; -1 and -inf for no face). Every product n_k . p_j is kept too, in dots (face_dot() reads it). Stops
+ * early, with the rest unset, once a face's separation reaches `stop`. */
+static float face_queries(const sat_faces* f, const sat_points* p, float stop, float* sep, int* low, float* dots,
                           int* best_face)
 {
 #if PXI_SAT_SSE
@@ -301,6 +301,7 @@ static float face_queries(const sat_faces* f, const sat_points* p, float stop, f
         for (int j = 0; j < p->count; ++j)
         {
             __m128 d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(nx, px[j]), _mm_mul_ps(ny, py[j])), _mm_mul_ps(nz, pz[j]));
+            _mm_storeu_ps(dots + 4 * (g / 4 * p->count + j), d);
             __m128i lower = _mm_castps_si128(_mm_cmplt_ps(d, m));
             at = _mm_or_si128(_mm_and_si128(lower, pj[j]), _mm_andnot_si128(lower, at));
             m = _mm_min_ps(m, d);
@@ -345,6 +346,7 @@ static float face_queries(const sat_faces* f, const sat_points* p, float stop, f
             for (int j = 0; j < p->count; ++j)
             {
                 float d = (f->x[g + l] * p->x[j] + f->y[g + l] * p->y[j]) + f->z[g + l] * p->z[j];
+                dots[4 * (g / 4 * p->count + j) + l] = d;
                 if (d < m)
                 {
                     m = d;
@@ -387,52 +389,42 @@ static void unit_or_zero(vec3 v)
     }
 }
 
-/* A lower bound of the overlap along every direction of an edge's Gauss-map arc (between unit normals a and
- * b). Along such a direction n one hull is supported by the edge's vertex p (its normal cone is the arc)
- * and the other reaches at least as far as any of its vertices q, so the overlap is at least n . (p - q) up
- * to sign, a linear function of n whose minimum over the arc, when positive, is at an end (n = alpha a +
- * beta b has alpha + beta >= 1). ra = p - q_a and rb = p - q_b for the vertices q_a, q_b of the other hull
- * deepest along a and b (the face queries' minimizers), oriented so that the overlap along a is a . ra. */
-static float arc_overlap_bound(const vec3 a, const vec3 b, const vec3 ra, const vec3 rb)
+/* n_f . p_v as face_queries() computed it, for face f of the faces and point v of the `count` points it was
+ * given. */
+static float face_dot(const float* dots, int count, int f, int v)
 {
-    float la = px_minf(px_v3_dot(a, ra), px_v3_dot(b, ra));
-    float lb = px_minf(px_v3_dot(a, rb), px_v3_dot(b, rb));
-    return px_maxf(la, lb);
+    return dots[4 * ((f >> 2) * count + v) + (f & 3)];
 }
 
-/* Edge i of a hull (own: its points; other: the other hull's, low[f] the other's vertex deepest below face
- * f; sign -1 for B, whose normals are negated so that the arc holds directions from A to B): the ends n0, n1
- * of its Gauss-map arc, and whether the edge can beat an overlap of `bound` (arc_overlap_bound). */
-PX_INLINE bool edge_arc(const uint8_t* edges, const sat_faces* f, const sat_points* own, const sat_points* other,
-                        const int* low, int i, float sign, float bound, vec3 n0, vec3 n1)
-{
-    int f0 = edges[4 * i + 2], f1 = edges[4 * i + 3];
-    px_v3_set(sign * f->x[f0], sign * f->y[f0], sign * f->z[f0], n0);
-    px_v3_set(sign * f->x[f1], sign * f->y[f1], sign * f->z[f1], n1);
-    vec3 p, q, r0, r1;
-    point_of(own, edges[4 * i], p);
-    point_of(other, low[f0], q);
-    px_v3_sub(p, q, r0);
-    px_v3_scale(r0, sign, r0);
-    point_of(other, low[f1], q);
-    px_v3_sub(p, q, r1);
-    px_v3_scale(r1, sign, r1);
-    return !(arc_overlap_bound(n0, n1, r0, r1) > bound);
-}
-
-/* The edges of a hull that may beat an overlap of `bound` (edge_arc), their indices in index[] in
- * increasing order; returns their count. Without branches on the test: which edges pass is data, and
- * mispredicted on every new pair. */
-static int edges_below(const sat_source* h, const sat_faces* f, const sat_points* own, const sat_points* other,
-                       const int* low, float sign, float bound, int* index)
+/* The edges of a hull that may beat an overlap of `bound`, their indices in index[] in increasing order;
+ * returns their count.
+ *
+ * The test is a lower bound of the overlap along every direction of the edge's Gauss-map arc, the
+ * directions between its faces' normals a and b (oriented from A to B). Along such a direction n the
+ * edge's vertex p supports its hull (its normal cone is the arc) and the other hull reaches at least as far
+ * as any of its vertices q, so the overlap is at least n . (p - q) up to sign: linear in n, so where
+ * positive its minimum over the arc is at an end (n = alpha a + beta b has alpha + beta >= 1). With q_a and
+ * q_b the other hull's vertices deepest below the two faces (face_queries' minimizers) the bound is
+ *     max(min(a . (p - q_a), b . (p - q_a)), min(a . (p - q_b), b . (p - q_b))),
+ * the same with both normals negated (B's edges). Each product is a face's offset (for n . p: p lies on
+ * both faces) less a product face_queries already formed (dots), so the test is a few loads and
+ * comparisons per edge. The offsets are the planes' (the vertices' support rounded up, posed with B), a
+ * few roundings above n . p: the bound errs high by that much, which the caller's margin (64 roundings)
+ * covers. Without branches on the test: which edges pass is data, and mispredicted on every new pair. */
+static int edges_below(const sat_source* h, const sat_faces* f, const float* sep, const int* low,
+                       const float* dots, int other_count, float bound, int* index)
 {
     const uint8_t* edges = copy_edges(h);
     int k = 0;
     for (int i = 0; i < h->edge_count; ++i)
     {
-        vec3 n0, n1;
+        const int f0 = edges[4 * i + 2], f1 = edges[4 * i + 3];
+        const int q0 = low[f0], q1 = low[f1];
+        /* a . (p - q_a) = w_a - (sep_a + w_a) = -sep_a, and likewise along b for q_b */
+        const float at_a = px_minf(-sep[f0], f->w[f1] - face_dot(dots, other_count, f1, q0));
+        const float at_b = px_minf(f->w[f0] - face_dot(dots, other_count, f0, q1), -sep[f1]);
         index[k] = i;
-        k += edge_arc(edges, f, own, other, low, i, sign, bound, n0, n1) ? 1 : 0;
+        k += px_maxf(at_a, at_b) > bound ? 0 : 1;
     }
     return k;
 }
@@ -459,10 +451,10 @@ typedef struct sat_edges_a
     int count;
 } sat_edges_a;
 
-static void edges_a_below(const sat_source* h, const sat_faces* fa, const sat_points* pa, const int* low_a,
-                          const sat_points* pb, float bound, sat_edges_a* e)
+static void edges_a_below(const sat_source* h, const sat_faces* fa, const sat_points* pa, const float* sep_a,
+                          const int* low_a, const float* dots_a, const sat_points* pb, float bound, sat_edges_a* e)
 {
-    e->count = edges_below(h, fa, pa, pb, low_a, 1.0f, bound, e->index);
+    e->count = edges_below(h, fa, sep_a, low_a, dots_a, pb->count, bound, e->index);
     const uint8_t* edges = copy_edges(h);
     for (int k = 0; k < e->count; ++k)
     {
@@ -477,10 +469,11 @@ static void edges_a_below(const sat_source* h, const sat_faces* fa, const sat_po
 /* B's edges that may beat an overlap of `bound`, for the Gauss-map test four at a time: c and d the negated
  * normals of the edge's faces, e along d x c (the zeros padding the last group never pass the test's strict
  * inequalities). low_b[g] is A's vertex deepest below B's face g. */
-static void edges_b_below(const sat_source* h, const sat_faces* fb, const sat_points* pb, const int* low_b,
-                          const sat_points* pa, float bound, sat_edges* e, int* index)
+static void edges_b_below(const sat_source* h, const sat_faces* fb, const sat_points* pb, const float* sep_b,
+                          const int* low_b, const float* dots_b, const sat_points* pa, float bound, sat_edges* e,
+                          int* index)
 {
-    int count = edges_below(h, fb, pb, pa, low_b, -1.0f, bound, index);
+    int count = edges_below(h, fb, sep_b, low_b, dots_b, pa->count, bound, index);
     const uint8_t* edges = copy_edges(h);
     int k = 0;
     for (; k < count; ++k)
@@ -880,13 +873,14 @@ bool pxi_hull_sat_contact(const pxi_gjk_pair* pair, float min_overlap, pxi_hull_
     /* 2. face axes */
     float sep_a[CAP_F], sep_b[CAP_F];
     int low_a[CAP_F], low_b[CAP_F];
+    float dots_a[CAP_F * CAP_V], dots_b[CAP_F * CAP_V]; /* face_queries' products (face_dot) */
     int face_a, face_b;
-    float sa = face_queries(&fa, &pb, -min_overlap, sep_a, low_a, &face_a);
+    float sa = face_queries(&fa, &pb, -min_overlap, sep_a, low_a, dots_a, &face_a);
     if (!(sa < -min_overlap) || face_a < 0)
     {
         return false;
     }
-    float sb = face_queries(&fb, &pa, -min_overlap, sep_b, low_b, &face_b);
+    float sb = face_queries(&fb, &pa, -min_overlap, sep_b, low_b, dots_b, &face_b);
     if (!(sb < -min_overlap) || face_b < 0)
     {
         return false;
@@ -898,8 +892,8 @@ bool pxi_hull_sat_contact(const pxi_gjk_pair* pair, float min_overlap, pxi_hull_
     sat_edges_a ea;
     sat_edges eb;
     int index_eb[CAP_E];
-    edges_a_below(ha, &fa, &pa, low_a, &pb, bound, &ea);
-    edges_b_below(hb, &fb, &pb, low_b, &pa, bound, &eb, index_eb);
+    edges_a_below(ha, &fa, &pa, sep_a, low_a, dots_a, &pb, bound, &ea);
+    edges_b_below(hb, &fb, &pb, sep_b, low_b, dots_b, &pa, bound, &eb, index_eb);
     sat_edge_best edge;
     edge_queries(ha, &ea, &pa, hb, &eb, index_eb, &pb, &edge);
     if (!(edge.s < -min_overlap))
