@@ -540,7 +540,7 @@ static bool snap(hull_build* b, const double lo[3], double scale)
     size_t per_point = 3 * sizeof(int32_t) + 3 * sizeof(int32_t) + sizeof(uint32_t) + 3 * sizeof(float);
     b->point_block = pxi_hull_build_alloc(b, n, per_point, &b->point_block_size);
     size_t sort_bytes;
-    const size_t counters = n > HULL_SORT_INSERTION_MAX ? 32768 : 0;
+    const size_t counters = n <= HULL_SORT_INSERTION_MAX ? 0 : (n >= HULL_SORT_WIDE_MIN ? 32768 : 1024);
     uint32_t* sort = b->point_block != NULL ? pxi_hull_build_alloc(b, 4 * n + counters, sizeof(uint32_t), &sort_bytes)
                                             : NULL;
     if (sort == NULL)
