@@ -1235,6 +1235,30 @@ static const pxt_frozen_case reg_epa_touching_flipped_case = { "reg_epa_touching
     { 0x1.23f568p-26f, -0x1.6fca68p-26f, 0x1.92dcb6p-25f, 0x1p+0f },
     { -0x1.5a7eacp-6f, 0x1.6f03b6p-8f, -0x1.3abab4p-8f } };
 
+/* A point 4e-9 S outside a box's side face, the box thin in another direction (half extents 2.07, 2.2e-3,
+ * 1.4e-3; S 4.1): GJK ends "touching" (the gap is below its rounding), and EPA answered a depth of 2.7e-4
+ * along a face the point is not near instead of the touching face's ~0 (contact_accuracy seed 4, sample
+ * 7678, minimized). */
+static const float reg_point_bar_apart_a[] = { 0x1.97377ap-2f, -0x1.4402b8p-3f, 0x1.13a0e2p-4f };
+static const pxt_frozen_case reg_point_bar_apart_case = { "reg_point_bar_apart", PXT_K_REPEATED,
+    0, 1, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_point_bar_apart_a,
+    1, 0, { 0x1.095036p+1f, 0x1.218a4cp-9f, 0x1.6c783ap-10f }, NULL,
+    { 0x1.315344p-1f, -0x1.e52716p-2f, 0x1.6b7e0ap-2f, 0x1.15921ep-1f },
+    { 0x1.fc29ap-1f, -0x1.86c6f2p-1f, -0x1.11823ap-2f },
+    { 0x1.b3ed44p-1f, 0x1.1b172ep-2f, 0x1.6c526p-2f, -0x1.12e974p-2f },
+    { 0x1.cbbe48p+0f, -0x1.4d5a7cp-1f, 0x1.78927ep-1f } };
+
+/* The same with a plate (half extents 0.3, 0.07, 4.5e-5; S 0.61), the point 2.5e-9 outside a side face:
+ * EPA answered the plate's half thickness (seed 4, sample 132225, minimized). */
+static const float reg_point_plate_apart_a[] = { 0x1.5e674p-3f, 0x1.def32ap-4f, 0x1.9d2c36p-4f };
+static const pxt_frozen_case reg_point_plate_apart_case = { "reg_point_plate_apart", PXT_K_POINT,
+    0, 1, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_point_plate_apart_a,
+    1, 0, { 0x1.2f074p-2f, 0x1.21ff76p-4f, 0x1.79121p-15f }, NULL,
+    { 0x1.b6c426p-4f, 0x1.f3b95ap-3f, -0x1.6b6bap-2f, 0x1.cad03p-1f },
+    { -0x1.19069cp-4f, 0x1.2cb402p-7f, -0x1.6a515cp-2f },
+    { 0x1.57fa38p-45f, 0x1.23970ep-49f, 0x1.48e996p-45f, 0x1p+0f },
+    { 0x1.07040ep-5f, 0x1.cb855cp-6f, -0x1.6962aap-2f } };
+
 static int reg_band_normal(void)
 {
     return run_frozen(&reg_band_normal_case);
@@ -1290,6 +1314,16 @@ static int reg_epa_touching_flipped(void)
     return run_frozen(&reg_epa_touching_flipped_case);
 }
 
+static int reg_point_bar_apart(void)
+{
+    return run_frozen(&reg_point_bar_apart_case);
+}
+
+static int reg_point_plate_apart(void)
+{
+    return run_frozen(&reg_point_plate_apart_case);
+}
+
 
 int test_contact_accuracy(void)
 {
@@ -1307,6 +1341,8 @@ int test_contact_accuracy(void)
     PX_RUN_SUBTEST(reg_gjk_triangles_apart);
     PX_RUN_SUBTEST(reg_epa_too_deep);
     PX_RUN_SUBTEST(reg_epa_touching_flipped);
+    PX_RUN_SUBTEST(reg_point_bar_apart);
+    PX_RUN_SUBTEST(reg_point_plate_apart);
     PX_RUN_SUBTEST(random_pairs);
     PX_SUITE_END;
 }

@@ -293,6 +293,53 @@ static bool contact_analytic(const pxi_gjk_pair* pair, px_contact* r)
 /* ------------------------------------------------------------------------------------------------ */
 /* GJK and EPA                                                                                       */
 
+/* A box's face normals are exact axes, and EPA's are not on a box thin across one of them: the polytope's
+ * triangles there span the box's thickness, so their normals carry the rounding of the vertices over that
+ * thickness (a plate 1e-4 thick at coordinates near 1 tilts them by 1e-4, and the overlap along them errs by
+ * as much). When the cores touch along a box axis (overlap at most `margin`, rounding) EPA can thus answer a
+ * depth of the plate's thickness instead of 0. True, with that axis in `normal` (A to B), when some box
+ * axis shows the cores touching. Only boxes thin against the rounding (a half extent within 1024 margins)
+ * are asked: EPA's normals on the others are good. */
+static bool box_axis_touching(const pxi_gjk_pair* pair, float margin, vec3 normal)
+{
+    for (int side = 0; side < 2; ++side)
+    {
+        const px_shape* s = side == 0 ? pair->a : pair->b;
+        if (s->type != PX_SHAPE_BOX)
+        {
+            continue;
+        }
+        const float* h = s->box.half_extents;
+        if (!(px_minf(h[0], px_minf(h[1], h[2])) <= 1024.0f * margin))
+        {
+            continue;
+        }
+        for (int k = 0; k < 3; ++k)
+        {
+            vec3 axis = { 0.0f, 0.0f, 0.0f };
+            axis[k] = 1.0f;
+            if (side == 1 && pair->b_rotated)
+            {
+                px_v3_copy(pair->rot_b.c[k], axis);
+            }
+            for (int sign = -1; sign <= 1; sign += 2)
+            {
+                vec3 n, m, sa, sb;
+                px_v3_scale(axis, (float)sign, n);
+                px_v3_negate(n, m);
+                pxi_support_a(pair, n, sa);
+                pxi_support_b(pair, m, sb);
+                if (px_v3_dot(n, sa) - px_v3_dot(n, sb) <= margin)
+                {
+                    px_v3_copy(n, normal);
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
 static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config* config, px_simplex_cache* cache,
                               px_contact* r)
 {
@@ -367,11 +414,31 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
     }
     bool enclosed = st.simplex.count == 4 && st.simplex.feature == 15u;
     float band = pxi_gjk_touch_radius(0.0f, st.band_w, config->gjk.abs_tolerance);
-    if (epa.exit == PXI_EPA_EXIT_BROKEN && !enclosed && st.vv > 0.0f && epa.depth <= 2.0f * band)
+    bool touching = false;
+    if (!enclosed && st.vv > 0.0f)
     {
-        /* GJK stopped within the touching band without enclosing the origin, and the polytope grown from
-         * that thin simplex degenerated with no depth beyond the band: the cores touch, and GJK's direction
-         * is a valid normal. */
+        /* GJK stopped within the touching band without enclosing the origin. The cores touch when the
+         * polytope grown from that thin simplex degenerated with no depth beyond the band, or when GJK's
+         * direction shows them touching and EPA found more depth than that direction allows: the depth is
+         * the least overlap over all directions, and on thin shapes rounding tilts the normals of EPA's
+         * faces enough to miss the touching one (see box_axis_touching). */
+        if (epa.exit == PXI_EPA_EXIT_BROKEN && epa.depth <= 2.0f * band)
+        {
+            touching = true;
+        }
+        else if (epa.depth > 2.0f * band)
+        {
+            vec3 n, sa, sb;
+            px_v3_scale(st.v, -1.0f / sqrtf(st.vv), n);
+            pxi_support_a(pair, n, sa);
+            vec3 m = { -n[0], -n[1], -n[2] };
+            pxi_support_b(pair, m, sb);
+            touching = px_v3_dot(n, sa) - px_v3_dot(n, sb) <= 2.0f * band;
+        }
+    }
+    if (touching)
+    {
+        /* the cores touch, and GJK's direction is a valid normal */
         vec3 pa, pb, n;
         pxi_simplex_witness(&st.simplex, pa, pb);
         px_v3_scale(st.v, -1.0f / sqrtf(st.vv), n);
@@ -379,6 +446,18 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
         r->iterations = st.iterations + epa.iterations;
         r->method = PX_CONTACT_GJK;
         return status;
+    }
+    vec3 axis;
+    if (epa.depth > 2.0f * band && box_axis_touching(pair, 2.0f * band, axis))
+    {
+        /* touching along a box axis, EPA's depth notwithstanding: GJK's simplex encloses the origin within
+         * rounding, so its witness is a point of both cores */
+        vec3 pa, pb;
+        pxi_simplex_witness(&st.simplex, pa, pb);
+        contact_from_cores(pa, pb, axis, 0.0f, ra, rb, r);
+        r->iterations = st.iterations + epa.iterations;
+        r->method = PX_CONTACT_EPA;
+        return status != PX_OK ? status : epa_status;
     }
     contact_from_cores(epa.point_a, epa.point_b, epa.normal, epa.depth > 0.0f ? -epa.depth : 0.0f, ra, rb, r);
     r->iterations = st.iterations + epa.iterations;
