@@ -1259,6 +1259,36 @@ static const pxt_frozen_case reg_point_plate_apart_case = { "reg_point_plate_apa
     { 0x1.57fa38p-45f, 0x1.23970ep-49f, 0x1.48e996p-45f, 0x1p+0f },
     { 0x1.07040ep-5f, 0x1.cb855cp-6f, -0x1.6962aap-2f } };
 
+/* Touching within rounding (d* 2.7e-7, S 80): a segment against a box 0.02 thick, at coordinates near 800.
+ * EPA's witness came from a polytope as thin as the box and lay 2.6e-3 off B (tol 2.4e-3); the witness
+ * is now GJK's, with B moved off by a gap above the rounding (seed 1, sample 30504, minimized). */
+static const float reg_touching_witness_bar_a[] = {
+    -0x1.cd6a2cp+3f, -0x1.0419fep+4f, -0x1.318c52p+4f, 0x1.0a3308p+5f, -0x1.80e938p+5f, 0x1.1ff4bap+5f
+};
+static const pxt_frozen_case reg_touching_witness_bar_case = { "reg_touching_witness_bar", PXT_K_FLAT_TETRA,
+    0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_touching_witness_bar_a,
+    1, 0, { 0x1.68100ep+3f, 0x1.4c1b9ap-6f, 0x1.dc8c76p-7f }, NULL,
+    { -0x1.bae072p-3f, -0x1.db0d1p-1f, -0x1.ea8eap-4f, -0x1.1e04cep-2f },
+    { -0x1.8b7164p+9f, -0x1.251d96p+9f, -0x1.107b0ap+9f },
+    { -0x1.5f57p-8f, -0x1.6a5cbep-3f, -0x1.b103fp-3f, -0x1.ec2638p-1f },
+    { -0x1.95ca44p+9f, -0x1.32e902p+9f, -0x1.14e8f4p+9f } };
+
+/* Two segments touching within rounding (d* 7.9e-7, S 244), one of them 0.013 long: EPA's witness was 1e-2
+ * off B (tol 3e-3) (seed 1, sample 125328, minimized). */
+static const float reg_touching_witness_segments_a[] = {
+    0x1.241cp+6f, -0x1.5ca56cp+7f, -0x1.5bc5ap+5f, 0x1.d499bp+4f, 0x1.0401f2p+6f, -0x1.09d9a6p+5f
+};
+static const float reg_touching_witness_segments_b[] = {
+    -0x1.7ae7f8p+5f, 0x1.907b6ep-1f, -0x1.ab9788p-8f, -0x1.7ae7f8p+5f, 0x1.907b6ep-1f, 0x1.ab1fbp-8f
+};
+static const pxt_frozen_case reg_touching_witness_segments_case = { "reg_touching_witness_segments",
+    PXT_K_REPEATED, 0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_touching_witness_segments_a,
+    0, 2, { 0x1.7ae7f8p+5f, 0x1.907c12p-1f, 0x1.ab5b9cp-8f }, reg_touching_witness_segments_b,
+    { -0x1.99d9a8p-2f, -0x1.04e9fep-1f, -0x1.57207cp-5f, 0x1.85604p-1f },
+    { 0x1.8a325ap+7f, 0x1.0ffa24p+8f, 0x1.5a9c86p+6f },
+    { 0x0p+0f, 0x0p+0f, 0x0p+0f, 0x1p+0f },
+    { 0x1.0bbb5ep+8f, 0x1.b7ec0ap+7f, 0x1.40d90cp+7f } };
+
 static int reg_band_normal(void)
 {
     return run_frozen(&reg_band_normal_case);
@@ -1324,6 +1354,16 @@ static int reg_point_plate_apart(void)
     return run_frozen(&reg_point_plate_apart_case);
 }
 
+static int reg_touching_witness_bar(void)
+{
+    return run_frozen(&reg_touching_witness_bar_case);
+}
+
+static int reg_touching_witness_segments(void)
+{
+    return run_frozen(&reg_touching_witness_segments_case);
+}
+
 
 int test_contact_accuracy(void)
 {
@@ -1343,6 +1383,8 @@ int test_contact_accuracy(void)
     PX_RUN_SUBTEST(reg_epa_touching_flipped);
     PX_RUN_SUBTEST(reg_point_bar_apart);
     PX_RUN_SUBTEST(reg_point_plate_apart);
+    PX_RUN_SUBTEST(reg_touching_witness_bar);
+    PX_RUN_SUBTEST(reg_touching_witness_segments);
     PX_RUN_SUBTEST(random_pairs);
     PX_SUITE_END;
 }
