@@ -639,6 +639,51 @@ static int reg_fcl_395_thin_box(void)
     return bad;
 }
 
+/* A point touching a box thin against the rounding (half extents down to 2.8e-6 of the others), from a
+ * review's fuzzer: the contact must stay on the point (point_a at A's position) and point_b on the box.
+ * A witness taken from GJK with B moved off along a normal that was not a touching one put point_a 2e-4
+ * (R1) and 1.8e-5 (R2) away; the box's thickness is 1.3e-6 (R1). */
+static int touching_thin_box_witness(void)
+{
+    static const float he[2][3] = { { 0x1.c6f3p-15f, 0x1.a4826ap-1f, 0x1.71ffa8p-19f },
+                                    { 0x1.7a12cap-16f, 0x1.7ae54ap-2f, 0x1.3b312ap-7f } };
+    static const px_transform ta[2] = {
+        { { 0x1.6f0262p-1f, -0x1.dd428ep-3f, -0x1.338bb4p-1f, -0x1.10f78ap-2f },
+          { 0x1.4e7eb2p+2f, 0x1.c72bcep+0f, -0x1.912348p+2f } },
+        { { -0x1.6a27fp-1f, -0x1.4b72c2p-1f, -0x1.207a92p-2f, -0x1.20084p-5f },
+          { 0x1.cad1f4p+0f, 0x1.79b4bep-1f, 0x1.07f86ep+2f } }
+    };
+    static const px_transform tb[2] = {
+        { { 0x1.4093dap-2f, -0x1.d07586p-1f, 0x1.11614ep-2f, 0x1.69c884p-4f },
+          { 0x1.2e2876p+2f, 0x1.291e06p+1f, -0x1.a7b0a8p+2f } },
+        { { -0x1.2ac29p-3f, 0x1.b04e56p-2f, 0x1.4ac784p-1f, 0x1.3ce77cp-1f },
+          { 0x1.b1913ep+0f, 0x1.84354p-1f, 0x1.0aeb2ep+2f } }
+    };
+    for (int k = 0; k < 2; ++k)
+    {
+        px_shape a = px_shape_point();
+        px_shape b = px_shape_box(he[k]);
+        px_contact c;
+        PX_CHECK(px_contact_world(&a, &ta[k], &b, &tb[k], NULL, &c) >= 0);
+        PX_CHECK(finite_contact(&c));
+        /* within rounding of touching: |distance| and both witnesses within 1e-5 of the scale (about 7) */
+        PX_CHECK(fabsf(c.distance) <= 1e-5f);
+        PX_CHECK_NEAR3(c.point_a, ta[k].p, 1e-5);
+        /* point_b in B's frame lies on the box within the same tolerance */
+        float d[3], l[3];
+        for (int i = 0; i < 3; ++i)
+        {
+            d[i] = c.point_b[i] - tb[k].p[i];
+        }
+        px_quat_rotate_inverse(tb[k].q, d, l);
+        for (int i = 0; i < 3; ++i)
+        {
+            PX_CHECK(fabsf(l[i]) <= he[k][i] + 1e-5f);
+        }
+    }
+    return 0;
+}
+
 /* fcl #398 / #399 / #428 / #445: 0.01-thick plates, axis-aligned or nearly, overlapping or stacked. */
 static int reg_fcl_398_plates(void)
 {
@@ -994,6 +1039,7 @@ int test_contact(void)
     PX_RUN_SUBTEST(reg_fcl_390_box_cylinder);
     PX_RUN_SUBTEST(reg_fcl_395_thin_box);
     PX_RUN_SUBTEST(reg_fcl_398_plates);
+    PX_RUN_SUBTEST(touching_thin_box_witness);
     PX_RUN_SUBTEST(reg_fcl_493_kissing);
     PX_RUN_SUBTEST(reg_mujoco_warp_1526);
     PX_RUN_SUBTEST(reg_fcl_628);

@@ -340,14 +340,24 @@ static bool box_axis_touching(const pxi_gjk_pair* pair, float margin, vec3 norma
     return false;
 }
 
+/* Gap for touching_witness, in touching bands: well above the band, far below any feature that matters (a
+ * sweep of 32, 256 and 2048 over seven seeds of contact_accuracy: 256 best). */
+#define PXI_TOUCH_WITNESS_GAP 256.0f
+
 /* A point of both cores for a contact that touches within rounding along n (A to B), into `point`: the
  * midpoint of GJK's closest points with B moved away by `gap` along n. A touching simplex or polytope gives
  * witness points through barycentric weights as ill-conditioned as its thinness; apart by a gap well above
  * the rounding, the closest points are well conditioned, and moving B along the contact normal leaves them
- * where they were. Unchanged (false) when that GJK run fails or does not find the cores apart. */
+ * where they were. Unchanged (false) when that GJK run fails, does not find the cores apart, or gives
+ * points that do not meet when B is moved back. */
 static bool touching_witness(const pxi_gjk_pair* pair, const px_gjk_config* gjk, const vec3 n, float gap,
                              vec3 point)
 {
+    const float nn = px_v3_norm2(n);
+    if (!(nn > 0.5f && nn < 2.0f && gap > 0.0f && gap < INFINITY))
+    {
+        return false; /* no normal (a degenerate EPA answer), or no usable gap */
+    }
     pxi_gjk_pair moved = *pair;
     moved.climb_start = moved.climb_storage; /* a copied pair must use its own climb state */
     px_v3_mad(moved.pos_b, gap, n, moved.pos_b);
@@ -359,6 +369,14 @@ static bool touching_witness(const pxi_gjk_pair* pair, const px_gjk_config* gjk,
     vec3 pa, pb;
     pxi_simplex_witness(&st.simplex, pa, pb);
     px_v3_mad(pb, -gap, n, pb); /* back onto B where it is */
+    /* Kept only when the two points, B's moved back, coincide within a few bands: n may be no touching
+     * normal (EPA's at depth 0 often is not, and moving B along it barely separates the cores), and the
+     * moved simplex's own weights can be off on a thin shape. */
+    const float lim = 4.0f * gap / PXI_TOUCH_WITNESS_GAP;
+    if (!(px_v3_distance2(pa, pb) <= lim * lim))
+    {
+        return false;
+    }
     vec3 mid;
     px_v3_add(pa, pb, mid);
     px_v3_scale(mid, 0.5f, mid);
@@ -371,8 +389,6 @@ static bool touching_witness(const pxi_gjk_pair* pair, const px_gjk_config* gjk,
 }
 
 /* Gap for touching_witness: well above the touching band, far below any feature that matters. */
-#define PXI_TOUCH_WITNESS_GAP 256.0f /* in touching bands (a sweep of 32, 256, 2048 over seven seeds: 256 best) */
-
 static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config* config, px_simplex_cache* cache,
                               px_contact* r)
 {
