@@ -857,7 +857,10 @@ bool pxi_hull_sat_contact(const pxi_gjk_pair* pair, float min_overlap, pxi_hull_
     float store_b[3 * CAP_V + 4 * CAP_F];
     view_a(ha, &pa, &fa);
     view_b(hb, pair, store_b, &pb, &fb);
-    const float scale = ha->extent + hb->extent + px_v3_norm(pair->pos_b);
+    /* the size the roundings are relative to: the coordinates, local and posed (a hull built far from its
+     * own origin rounds with its local coordinates, not its extent) */
+    const float scale = ha->extent + hb->extent + px_v3_norm(pair->pos_b) + px_v3_norm(ha->centroid) +
+                        px_v3_norm(hb->centroid);
     int ia_c, ib_c; /* vertices extreme along the centres' direction (unused) */
     float gap_len = px_v3_norm(gap);
     if (gap_len > 0.0f)
