@@ -293,6 +293,17 @@ static bool contact_analytic(const pxi_gjk_pair* pair, px_contact* r)
 /* ------------------------------------------------------------------------------------------------ */
 /* GJK and EPA                                                                                       */
 
+/* The overlap of the cores along the unit direction n (A to B): A's support along n less B's along -n, an
+ * upper bound of the depth (negative: apart along n). */
+static float overlap_along(const pxi_gjk_pair* pair, const vec3 n)
+{
+    vec3 m, sa, sb;
+    px_v3_negate(n, m);
+    pxi_support_a(pair, n, sa);
+    pxi_support_b(pair, m, sb);
+    return px_v3_dot(n, sa) - px_v3_dot(n, sb);
+}
+
 /* A box's face normals are exact axes, and EPA's are not on a box thin across one of them: the polytope's
  * triangles there span the box's thickness, so their normals carry the rounding of the vertices over that
  * thickness (a plate 1e-4 thick at coordinates near 1 tilts them by 1e-4, and the overlap along them errs by
@@ -324,12 +335,9 @@ static bool box_axis_touching(const pxi_gjk_pair* pair, float margin, vec3 norma
             }
             for (int sign = -1; sign <= 1; sign += 2)
             {
-                vec3 n, m, sa, sb;
+                vec3 n;
                 px_v3_scale(axis, (float)sign, n);
-                px_v3_negate(n, m);
-                pxi_support_a(pair, n, sa);
-                pxi_support_b(pair, m, sb);
-                if (px_v3_dot(n, sa) - px_v3_dot(n, sb) <= margin)
+                if (overlap_along(pair, n) <= margin)
                 {
                     px_v3_copy(n, normal);
                     return true;
@@ -388,7 +396,6 @@ static bool touching_witness(const pxi_gjk_pair* pair, const px_gjk_config* gjk,
     return true;
 }
 
-/* Gap for touching_witness: well above the touching band, far below any feature that matters. */
 static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config* config, px_simplex_cache* cache,
                               px_contact* r)
 {
@@ -463,7 +470,8 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
     }
     bool enclosed = st.simplex.count == 4 && st.simplex.feature == 15u;
     float band = pxi_gjk_touch_radius(0.0f, st.band_w, config->gjk.abs_tolerance);
-    bool touching = false;
+    bool touching = false; /* along `axis` */
+    vec3 axis;
     if (!enclosed && st.vv > 0.0f)
     {
         /* GJK stopped within the touching band without enclosing the origin. The cores touch when the
@@ -471,43 +479,21 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
          * direction shows them touching and EPA found more depth than that direction allows: the depth is
          * the least overlap over all directions, and on thin shapes rounding tilts the normals of EPA's
          * faces enough to miss the touching one (see box_axis_touching). */
-        if (epa.exit == PXI_EPA_EXIT_BROKEN && epa.depth <= 2.0f * band)
-        {
-            touching = true;
-        }
-        else if (epa.depth > 2.0f * band)
-        {
-            vec3 n, sa, sb;
-            px_v3_scale(st.v, -1.0f / sqrtf(st.vv), n);
-            pxi_support_a(pair, n, sa);
-            vec3 m = { -n[0], -n[1], -n[2] };
-            pxi_support_b(pair, m, sb);
-            touching = px_v3_dot(n, sa) - px_v3_dot(n, sb) <= 2.0f * band;
-        }
+        px_v3_scale(st.v, -1.0f / sqrtf(st.vv), axis); /* GJK's direction, a valid normal if they touch */
+        touching = epa.depth > 2.0f * band ? overlap_along(pair, axis) <= 2.0f * band
+                                           : epa.exit == PXI_EPA_EXIT_BROKEN && epa.depth <= 2.0f * band;
     }
-    if (touching)
+    /* touching along a box axis, EPA's depth notwithstanding (box_axis_touching) */
+    const bool box_axis = !touching && epa.depth > 2.0f * band && box_axis_touching(pair, 2.0f * band, axis);
+    if (touching || box_axis)
     {
-        /* the cores touch, and GJK's direction is a valid normal */
-        vec3 pa, pb, n;
-        pxi_simplex_witness(&st.simplex, pa, pb);
-        px_v3_scale(st.v, -1.0f / sqrtf(st.vv), n);
-        (void)touching_witness(pair, &gjk, n, PXI_TOUCH_WITNESS_GAP * band, pa);
-        contact_from_cores(pa, pb, n, 0.0f, ra, rb, r);
-        r->iterations = st.iterations + epa.iterations;
-        r->method = PX_CONTACT_GJK;
-        return status;
-    }
-    vec3 axis;
-    if (epa.depth > 2.0f * band && box_axis_touching(pair, 2.0f * band, axis))
-    {
-        /* touching along a box axis, EPA's depth notwithstanding */
         vec3 pa, pb;
         pxi_simplex_witness(&st.simplex, pa, pb);
         (void)touching_witness(pair, &gjk, axis, PXI_TOUCH_WITNESS_GAP * band, pa);
         contact_from_cores(pa, pb, axis, 0.0f, ra, rb, r);
         r->iterations = st.iterations + epa.iterations;
-        r->method = PX_CONTACT_EPA;
-        return status != PX_OK ? status : epa_status;
+        r->method = touching ? PX_CONTACT_GJK : PX_CONTACT_EPA;
+        return touching || status != PX_OK ? status : epa_status;
     }
     if (epa.depth <= 2.0f * band)
     {
