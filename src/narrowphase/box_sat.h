@@ -228,54 +228,66 @@ static inline void pxi_box_support(const float* h, const vec3 d, vec3 dest)
 }
 
 /* Closest points c1 on segment p1-q1 and c2 on p2-q2 (Ericson, RTCD 5.1.9, with the parallel and
- * degenerate cases taken explicitly). Either segment may be a point. */
+ * degenerate cases taken explicitly). Either segment may be a point. The parameters are solved in double:
+ * the parallel test compares fourth powers of lengths, which in float overflow from lengths of about 2^31
+ * and vanish below about 2^-31 (a scale sweep of capsule pairs met both: crossing segments taken for
+ * parallel ones). */
 static inline void pxi_closest_segment_segment(const vec3 p1, const vec3 q1, const vec3 p2, const vec3 q2,
                                                vec3 c1, vec3 c2)
 {
-    vec3 d1, d2, r;
+    vec3 d1, d2;
     px_v3_sub(q1, p1, d1);
     px_v3_sub(q2, p2, d2);
-    px_v3_sub(p1, p2, r);
-    float a = px_v3_norm2(d1), e = px_v3_norm2(d2), f = px_v3_dot(d2, r);
-    float s, t;
-    if (!(a > 0.0f) && !(e > 0.0f))
+    double dd1[3], dd2[3], r[3];
+    for (int k = 0; k < 3; ++k)
     {
-        s = t = 0.0f;
+        dd1[k] = d1[k];
+        dd2[k] = d2[k];
+        r[k] = (double)p1[k] - (double)p2[k];
     }
-    else if (!(a > 0.0f))
+    double a = dd1[0] * dd1[0] + dd1[1] * dd1[1] + dd1[2] * dd1[2];
+    double e = dd2[0] * dd2[0] + dd2[1] * dd2[1] + dd2[2] * dd2[2];
+    double f = dd2[0] * r[0] + dd2[1] * r[1] + dd2[2] * r[2];
+    double s, t;
+    if (!(a > 0.0) && !(e > 0.0))
     {
-        s = 0.0f;
-        t = px_clampf(f / e, 0.0f, 1.0f);
+        s = t = 0.0;
+    }
+    else if (!(a > 0.0))
+    {
+        s = 0.0;
+        t = fmin(fmax(f / e, 0.0), 1.0);
     }
     else
     {
-        float c = px_v3_dot(d1, r);
-        if (!(e > 0.0f))
+        double c = dd1[0] * r[0] + dd1[1] * r[1] + dd1[2] * r[2];
+        if (!(e > 0.0))
         {
-            t = 0.0f;
-            s = px_clampf(-c / a, 0.0f, 1.0f);
+            t = 0.0;
+            s = fmin(fmax(-c / a, 0.0), 1.0);
         }
         else
         {
-            float b = px_v3_dot(d1, d2);
-            float denom = a * e - b * b; /* >= 0; 0 when parallel */
-            /* parallel (within rounding): any s works; take 0 and let t and the re-clamp of s decide */
-            s = denom > 1.0e-12f * a * e ? px_clampf((b * f - c * e) / denom, 0.0f, 1.0f) : 0.0f;
+            double b = dd1[0] * dd2[0] + dd1[1] * dd2[1] + dd1[2] * dd2[2];
+            double denom = a * e - b * b; /* >= 0; 0 when parallel */
+            /* parallel (within float's rounding of the inputs): any s works; take 0 and let t and the
+             * re-clamp of s decide */
+            s = denom > 1.0e-12 * a * e ? fmin(fmax((b * f - c * e) / denom, 0.0), 1.0) : 0.0;
             t = (b * s + f) / e;
-            if (t < 0.0f)
+            if (t < 0.0)
             {
-                t = 0.0f;
-                s = px_clampf(-c / a, 0.0f, 1.0f);
+                t = 0.0;
+                s = fmin(fmax(-c / a, 0.0), 1.0);
             }
-            else if (t > 1.0f)
+            else if (t > 1.0)
             {
-                t = 1.0f;
-                s = px_clampf((b - c) / a, 0.0f, 1.0f);
+                t = 1.0;
+                s = fmin(fmax((b - c) / a, 0.0), 1.0);
             }
         }
     }
-    px_v3_mad(p1, s, d1, c1);
-    px_v3_mad(p2, t, d2, c2);
+    px_v3_mad(p1, (float)s, d1, c1);
+    px_v3_mad(p2, (float)t, d2, c2);
 }
 
 /* The supporting edges of edge axis k (6..14) for unit normal n (A to B), frame A: A's edge a0-a1 along e_i
