@@ -12,6 +12,7 @@
 #include "oracle/hull_distance.h"
 #include "oracle/sat_depth.h"
 #include "proxima/proxima.h"
+#include "support/rng.h"
 #include "test.h"
 
 typedef long double ld;
@@ -890,6 +891,112 @@ static int curved_epa(void)
     return bad;
 }
 
+/* Scale equivariance: shapes and poses multiplied by 2^e (exact in float) must give the contact at
+ * e = 0 multiplied by 2^e. EPA forms fourth powers of lengths (face normals squared), which overflowed float
+ * from sizes of about 2^31 and fell into subnormals below about 2^-31: zero normals with PX_OK, then
+ * wrong depths (0.8 S at 2^60). Pairs of every kind, overlapping (mostly EPA) and apart (GJK), over
+ * 2^-50 .. 2^60 (below, squared distances themselves are subnormal). The distance is compared to 1e-6 of
+ * the size; the normal must be unit and point_b = point_a + distance normal. */
+static int scale_equivariance(void)
+{
+    px_rng r = px_rng_seeded(0x5ca1ec);
+    float cloud[3 * 16];
+    for (int i = 0; i < 3 * 16; ++i)
+    {
+        cloud[i] = (float)px_rng_range(&r, -1, 1);
+    }
+    static const int exps[] = { 0, -50, -40, -35, -30, -25, -20, 20, 25, 30, 35, 40, 50, 60 };
+    int failed = 0;
+    for (int k = 0; k < 72; ++k)
+    {
+        double qa[4], qb[4], u[3];
+        px_rng_quat(&r, qa);
+        px_rng_quat(&r, qb);
+        px_rng_unit_vector(&r, u);
+        double dist = (k % 3 == 2) ? 2.5 : 0.3 + 0.2 * (k % 3);
+        int types[2] = { k % 6, (k / 6) % 6 };
+        px_contact ref;
+        memset(&ref, 0, sizeof(ref));
+        for (size_t ei = 0; ei < sizeof(exps) / sizeof(exps[0]); ++ei)
+        {
+            const float sc = ldexpf(1.0f, exps[ei]);
+            float hs[3 * 16];
+            for (int i = 0; i < 3 * 16; ++i)
+            {
+                hs[i] = cloud[i] * sc;
+            }
+            px_shape sh[2];
+            for (int side = 0; side < 2; ++side)
+            {
+                const vec3 h = { 0.9f * sc, 0.4f * sc, 0.6f * sc };
+                switch (types[side])
+                {
+                case 0:
+                    sh[side] = px_shape_box(h);
+                    break;
+                case 1:
+                    sh[side] = px_shape_sphere(0.7f * sc);
+                    break;
+                case 2:
+                    sh[side] = px_shape_capsule(0.6f * sc, 0.3f * sc);
+                    break;
+                case 3:
+                    sh[side] = px_shape_cylinder(0.5f * sc, 0.6f * sc);
+                    break;
+                case 4:
+                    sh[side] = px_shape_box(h); /* rounded box */
+                    sh[side].radius = 0.125f * sc;
+                    break;
+                default:
+                    sh[side] = px_shape_hull(hs, 16);
+                    break;
+                }
+            }
+            px_transform ta = pose(qa[0], qa[1], qa[2], 2.0 * acos(qa[3]), 0, 0, 0);
+            px_transform tb = pose(qb[0], qb[1], qb[2], 2.0 * acos(qb[3]), dist * u[0], dist * u[1], dist * u[2]);
+            for (int c = 0; c < 3; ++c)
+            {
+                ta.p[c] *= sc;
+                tb.p[c] *= sc;
+            }
+            px_contact res;
+            px_status st = px_contact_world(&sh[0], &ta, &sh[1], &tb, NULL, &res);
+            double dn = (double)res.distance / sc;
+            double nn = (double)res.normal[0] * res.normal[0] + (double)res.normal[1] * res.normal[1] +
+                        (double)res.normal[2] * res.normal[2];
+            double gap = 0.0;
+            for (int c = 0; c < 3; ++c)
+            {
+                double e = ((double)res.point_b[c] - res.point_a[c] - (double)res.distance * res.normal[c]) / sc;
+                gap = fmax(gap, fabs(e));
+            }
+            bool ok = st >= 0 && fabs(nn - 1.0) < 1e-5 && gap < 1e-5;
+            if (ok && ei == 0)
+            {
+                ref = res;
+                continue;
+            }
+            if (!ok || !(fabs(dn - (double)ref.distance) <= 1e-6 * 3.0))
+            {
+                if (failed < 6)
+                {
+                    fprintf(stderr,
+                            "contact scale 2^%d pair %d (types %d/%d): status %d distance / scale %.9g (at scale 1: "
+                            "%.9g), |normal|^2 %.9g, witness gap %.3g\n",
+                            exps[ei], k, types[0], types[1], (int)st, dn, (double)ref.distance, nn, gap);
+                }
+                ++failed;
+            }
+        }
+    }
+    if (failed > 0)
+    {
+        fprintf(stderr, "contact scale equivariance: %d (pair, scale) queries differ\n", failed);
+        return 1;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 /* Bad input: an error status and a zeroed result                                                    */
 
@@ -1046,6 +1153,7 @@ int test_contact(void)
     PX_RUN_SUBTEST(reg_jolt_2065_sliver);
     PX_RUN_SUBTEST(reg_coal_325_vertex_vertex);
     PX_RUN_SUBTEST(curved_epa);
+    PX_RUN_SUBTEST(scale_equivariance);
     PX_RUN_SUBTEST(bad_input);
     PX_SUITE_END;
 }

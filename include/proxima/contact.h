@@ -10,6 +10,10 @@
 /// (px_shape_from_hull, up to 32 vertices: hull-hull pairs whose edge counts multiply to at most 2400, and
 /// boxes against them) by the separating-axis test over face normals and Minkowski-face edge pairs; every
 /// other pair goes through GJK and EPA. Queries allocate nothing.
+///
+/// Scale: results are scale-equivariant (shapes and poses multiplied by a power of two give the same
+/// contact multiplied by it) for pairs whose size lies between about 2^-60 and 2^60; below, squared
+/// distances are subnormal floats. EPA runs pairs far from unit size in coordinates scaled by a power of two.
 #pragma once
 
 #include "proxima/gjk.h"

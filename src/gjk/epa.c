@@ -115,6 +115,7 @@ typedef struct epa_shapes
     bool b_posed;       /* soa_b holds B's points posed in frame A (no rotation per support) */
     pxi_epa_scan_fn scan_a; /* the scans of the copies, chosen by their sizes */
     pxi_epa_scan_fn scan_b;
+    float scale;            /* every support point is multiplied by this power of two (epa_scale_for) */
 } epa_shapes;
 
 /* Up to this many points B's copy is posed in frame A once per query; above, rotating two directions per
@@ -150,6 +151,7 @@ static void epa_shapes_init(epa_shapes* shapes, const pxi_gjk_pair* pair)
     shapes->b_posed = false;
     shapes->scan_a = NULL;
     shapes->scan_b = NULL;
+    shapes->scale = 1.0f;
 }
 
 /* Transposed copies of the hulls that qualify, into buffer (PXI_EPA_SOA_POINTS points). Done once the
@@ -242,6 +244,11 @@ static int32_t epa_support(const epa_shapes* shapes, const vec3 d, epa_vertex* o
         {
             out->q[0] = out->q[1] = out->q[2] = NAN;
         }
+    }
+    if (PX_UNLIKELY(shapes->scale != 1.0f))
+    {
+        px_v3_scale(out->p, shapes->scale, out->p);
+        px_v3_scale(out->q, shapes->scale, out->q);
     }
     px_v3_sub(out->p, out->q, out->w);
     out->index_a = ia;
@@ -985,9 +992,11 @@ static void epa_onto_surfaces(const epa_vertex* s, pxi_epa_result* r)
     r->depth = depth;
 }
 
-px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int max_iterations, float rel_tolerance,
-                      pxi_epa_result* result)
+/* EPA from a seeded pair of shapes: pxi_epa_run in the coordinates shapes->scale gives. */
+static px_status epa_run(const epa_shapes* shapes_in, const px_simplex* simplex, int max_iterations, float rel_tolerance,
+                         pxi_epa_result* result)
 {
+    epa_shapes shapes = *shapes_in;
     epa_poly poly;
     poly.vertex_count = 0;
     poly.face_count = 0;
@@ -995,8 +1004,6 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
     poly.scale = 0.0f;
     memset(result, 0, sizeof(*result));
 
-    epa_shapes shapes;
-    epa_shapes_init(&shapes, pair);
     int seeded = epa_seed(&shapes, simplex, &poly, result);
     if (seeded < 0)
     {
@@ -1152,5 +1159,64 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
         result->exit = PXI_EPA_EXIT_MAX_ITERATIONS;
         return PX_WARN_MAX_ITERATIONS;
     }
+    return status;
+}
+
+/* EPA's arithmetic forms fourth powers of lengths: a face's normal is the cross product of two edges and
+ * faces are ranked by its square. Those overflow float from sizes of about 2^31 and sink into subnormals
+ * below about 2^-31 (zero normals, then wrong depths: a scale sweep of random hull pairs found both). Pairs
+ * whose size lies outside [2^-EPA_SCALE_FREE_EXP, 2^EPA_SCALE_FREE_EXP] are therefore expanded in
+ * coordinates multiplied by a power of two, which is exact: the answer is the one at a size near 1, scaled
+ * back. */
+#define EPA_SCALE_FREE_EXP 20
+
+/* The power of two for a pair (1 inside the range): from the pair's bound of |w| when it has one, from
+ * GJK's simplex otherwise (user support functions). */
+static float epa_scale_for(const pxi_gjk_pair* pair, const px_simplex* s)
+{
+    float size = pair->w_bound;
+    if (!(size >= 0.0f))
+    {
+        size = 0.0f;
+        for (int i = 0; i < s->count && i < PX_SIMPLEX_MAX_VERTICES; ++i)
+        {
+            for (int k = 0; k < 3; ++k)
+            {
+                size = px_maxf(size, fabsf(s->v[i].w[k]));
+            }
+        }
+    }
+    const float lo = ldexpf(1.0f, -EPA_SCALE_FREE_EXP), hi = ldexpf(1.0f, EPA_SCALE_FREE_EXP);
+    if (!(size > 0.0f) || !px_is_finite(size) || (size >= lo && size <= hi))
+    {
+        return 1.0f;
+    }
+    int e = 0;
+    (void)frexpf(size, &e); /* size = m 2^e, 0.5 <= m < 1 */
+    return ldexpf(1.0f, e > -126 ? -e : 126);
+}
+
+px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int max_iterations, float rel_tolerance,
+                      pxi_epa_result* result)
+{
+    epa_shapes shapes;
+    epa_shapes_init(&shapes, pair);
+    shapes.scale = epa_scale_for(pair, simplex);
+    if (PX_LIKELY(shapes.scale == 1.0f))
+    {
+        return epa_run(&shapes, simplex, max_iterations, rel_tolerance, result);
+    }
+    px_simplex scaled = *simplex;
+    for (int i = 0; i < scaled.count && i < PX_SIMPLEX_MAX_VERTICES; ++i)
+    {
+        px_v3_scale(scaled.v[i].w, shapes.scale, scaled.v[i].w);
+        px_v3_scale(scaled.v[i].p, shapes.scale, scaled.v[i].p);
+        px_v3_scale(scaled.v[i].q, shapes.scale, scaled.v[i].q);
+    }
+    px_status status = epa_run(&shapes, &scaled, max_iterations, rel_tolerance, result);
+    const float back = 1.0f / shapes.scale; /* a power of two too: exact */
+    px_v3_scale(result->point_a, back, result->point_a);
+    px_v3_scale(result->point_b, back, result->point_b);
+    result->depth *= back;
     return status;
 }
