@@ -288,11 +288,16 @@ static inline uint32_t pxi_closest_origin_triangle_ex(const vec3 a, const vec3 b
 }
 
 /* The origin's projection on the line through a and b, in double: t of a + t (b - a) (NaN for a zero-length
- * segment). Like pxi_triangle_weights_double, for checks on request, not the hot path. */
+ * segment, without dividing by zero: UBSan's float-divide-by-zero check is on in the sanitizer build). Like
+ * pxi_triangle_weights_double, for checks on request, not the hot path. */
 static inline double pxi_segment_param_double(const double* a, const double* b)
 {
     double e[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
     double den = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+    if (!(den > 0.0))
+    {
+        return NAN;
+    }
     return -(a[0] * e[0] + a[1] * e[1] + a[2] * e[2]) / den;
 }
 
