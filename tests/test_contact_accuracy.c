@@ -1289,6 +1289,60 @@ static const pxt_frozen_case reg_touching_witness_segments_case = { "reg_touchin
     { 0x0p+0f, 0x0p+0f, 0x0p+0f, 0x1p+0f },
     { 0x1.0bbb5ep+8f, 0x1.b7ec0ap+7f, 0x1.40d90cp+7f } };
 
+/* A point 1.1e-11 off a plate 1.4e-6 thick (a box hull, S 0.009), asked with the point as A: GJK's
+ * tetrahedron encloses the origin within rounding and spans the plate's thickness, so every support along
+ * its sliver faces was a vertex already (stuck faces), and EPA answered 5.5e-7 along a sliver's normal (tol
+ * 1e-7). The swapped query answered 0. Now GJK with B moved off along that normal finds the plate's normal
+ * and the contact touches (seed 2, sample 55295). */
+static const float reg_point_plate_stuck_a[] = {
+    -0x1.71e79p-21f, -0x1.113ba8p-9f, -0x1.04a6c6p-8f, 0x1.71e79p-21f, -0x1.113ba8p-9f, -0x1.04a6c6p-8f,
+    -0x1.71e79p-21f, 0x1.113ba8p-9f, -0x1.04a6c6p-8f, 0x1.71e79p-21f, 0x1.113ba8p-9f, -0x1.04a6c6p-8f,
+    -0x1.71e79p-21f, -0x1.113ba8p-9f, 0x1.04a6c6p-8f, 0x1.71e79p-21f, -0x1.113ba8p-9f, 0x1.04a6c6p-8f,
+    -0x1.71e79p-21f, 0x1.113ba8p-9f, 0x1.04a6c6p-8f, 0x1.71e79p-21f, 0x1.113ba8p-9f, 0x1.04a6c6p-8f
+};
+static const float reg_point_plate_stuck_b[] = { 0x1.791778p-10f, 0x1.618426p-11f, 0x1.138726p-9f };
+static const pxt_frozen_case reg_point_plate_stuck_case = { "reg_point_plate_stuck", PXT_K_POINT,
+    0, 8, { 0x1.71e79p-21f, 0x1.113ba8p-9f, 0x1.04a6c6p-8f }, reg_point_plate_stuck_a,
+    0, 1, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_point_plate_stuck_b,
+    { 0x1.470ce2p-1f, 0x1.089f6cp-1f, -0x1.bc59d6p-2f, -0x1.7a641cp-2f },
+    { 0x1.55d198p-9f, -0x1.761ee2p-10f, -0x1.452a8ap-10f },
+    { -0x1.2304cap-1f, 0x1.e1ea88p-3f, 0x1.8284a8p-1f, 0x1.d174ccp-3f },
+    { 0x1.ecd6e4p-8f, -0x1.03102ap-9f, 0x1.63aee6p-9f } };
+
+/* Two thin box hulls (0.04 thick, S 39) overlapping by depth* 3.9e-5: EPA's first face was stuck with
+ * overlap 2.6e-4, and it then converged on another face with overlap 7.1e-3, which it returned; moving B
+ * by that depth left it apart along its normal (Coal's check). The smaller of the two upper bounds is now
+ * the answer (seed 7, sample 11011). */
+static const float reg_epa_stuck_smaller_a[] = {
+    -0x1.55b2fap-6f, -0x1.c41664p+3f, -0x1.7d30d8p+0f, 0x1.55b2fap-6f, -0x1.c41664p+3f, -0x1.7d30d8p+0f,
+    -0x1.55b2fap-6f, 0x1.c41664p+3f, -0x1.7d30d8p+0f, 0x1.55b2fap-6f, 0x1.c41664p+3f, -0x1.7d30d8p+0f,
+    -0x1.55b2fap-6f, -0x1.c41664p+3f, 0x1.7d30d8p+0f, 0x1.55b2fap-6f, -0x1.c41664p+3f, 0x1.7d30d8p+0f,
+    -0x1.55b2fap-6f, 0x1.c41664p+3f, 0x1.7d30d8p+0f, 0x1.55b2fap-6f, 0x1.c41664p+3f, 0x1.7d30d8p+0f
+};
+static const float reg_epa_stuck_smaller_b[] = {
+    -0x1.01d186p+2f, -0x1.35131cp+4f, -0x1.583e08p-6f, 0x1.01d186p+2f, -0x1.35131cp+4f, -0x1.583e08p-6f,
+    -0x1.01d186p+2f, 0x1.35131cp+4f, -0x1.583e08p-6f, 0x1.01d186p+2f, 0x1.35131cp+4f, -0x1.583e08p-6f,
+    -0x1.01d186p+2f, -0x1.35131cp+4f, 0x1.583944p-6f, 0x1.01d186p+2f, -0x1.35131cp+4f, 0x1.583944p-6f,
+    -0x1.01d186p+2f, 0x1.35131cp+4f, 0x1.583944p-6f, 0x1.01d186p+2f, 0x1.35131cp+4f, 0x1.583944p-6f
+};
+static const pxt_frozen_case reg_epa_stuck_smaller_case = { "reg_epa_stuck_smaller", PXT_K_BOX_HULL,
+    0, 8, { 0x1.55b2fap-6f, 0x1.c41664p+3f, 0x1.7d30d8p+0f }, reg_epa_stuck_smaller_a,
+    0, 8, { 0x1.01d186p+2f, 0x1.35131cp+4f, 0x1.583ba6p-6f }, reg_epa_stuck_smaller_b,
+    { -0x1.ca264ap-2f, -0x1.58e124p-1f, -0x1.105476p-1f, -0x1.0165a8p-2f },
+    { 0x1.3f189p+3f, 0x1.55e49p+3f, 0x1.d5187cp+2f },
+    { -0x1.7cb11cp-2f, 0x1.9bb66cp-4f, 0x1.a7f3eep-1f, 0x1.a1444p-2f },
+    { 0x1.d69a06p+3f, 0x1.5e2c42p+4f, -0x1.dc3216p+2f } };
+
+static int reg_point_plate_stuck(void)
+{
+    return run_frozen(&reg_point_plate_stuck_case);
+}
+
+static int reg_epa_stuck_smaller(void)
+{
+    return run_frozen(&reg_epa_stuck_smaller_case);
+}
+
 static int reg_band_normal(void)
 {
     return run_frozen(&reg_band_normal_case);
@@ -1385,6 +1439,8 @@ int test_contact_accuracy(void)
     PX_RUN_SUBTEST(reg_point_plate_apart);
     PX_RUN_SUBTEST(reg_touching_witness_bar);
     PX_RUN_SUBTEST(reg_touching_witness_segments);
+    PX_RUN_SUBTEST(reg_point_plate_stuck);
+    PX_RUN_SUBTEST(reg_epa_stuck_smaller);
     PX_RUN_SUBTEST(random_pairs);
     PX_SUITE_END;
 }

@@ -1075,7 +1075,17 @@ static px_status epa_run(const epa_shapes* shapes_in, const px_simplex* simplex,
         /* Written so that NaN takes the exit. */
         if (!(upper - lower > tol))
         {
-            converged = true;
+            /* Converged on this face, unless a stuck face's overlap is smaller: both are upper bounds of
+             * the depth, so the smaller one is the answer (rounding broke the polytope's convexity there,
+             * and this face is a local minimum of the broken surface, not the global one). */
+            if (have_candidate && candidate_upper < upper - tol)
+            {
+                use_candidate = true;
+            }
+            else
+            {
+                converged = true;
+            }
             result->exit = PXI_EPA_EXIT_CONVERGED;
             break;
         }
@@ -1136,6 +1146,7 @@ static px_status epa_run(const epa_shapes* shapes_in, const px_simplex* simplex,
          * depth becomes the overlap along that normal */
         epa_face_result(&poly, &candidate, result);
         epa_onto_surfaces(&candidate_support, result);
+        result->stuck_face = true;
         if (iter >= max_iterations)
         {
             result->exit = PXI_EPA_EXIT_MAX_ITERATIONS;

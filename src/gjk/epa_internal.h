@@ -20,6 +20,10 @@ typedef struct pxi_epa_result
     float depth;   /* >= 0 */
     int iterations;
     pxi_epa_exit exit;
+    /* The answer is a stuck face's (one whose support was already a vertex: rounding broke the polytope's
+     * convexity). Its depth is the overlap along its normal, but its witness comes from a triangle of the
+     * broken surface and can lie off the shapes: callers that can should find a better one. */
+    bool stuck_face;
 } pxi_epa_result;
 
 /* Penetration depth of the cores, from GJK's final simplex (1 to 4 vertices around the origin).

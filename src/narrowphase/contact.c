@@ -348,27 +348,30 @@ static bool box_axis_touching(const pxi_gjk_pair* pair, float margin, vec3 norma
     return false;
 }
 
-/* Gap for touching_witness, in touching bands: well above the band, far below any feature that matters (a
+/* Gap for separated_witness, in touching bands: well above the band, far below any feature that matters (a
  * sweep of 32, 256 and 2048 over seven seeds of contact_accuracy: 256 best). */
 #define PXI_TOUCH_WITNESS_GAP 256.0f
 
-/* A point of both cores for a contact that touches within rounding along n (A to B), into `point`: the
- * midpoint of GJK's closest points with B moved away by `gap` along n. A touching simplex or polytope gives
- * witness points through barycentric weights as ill-conditioned as its thinness; apart by a gap well above
- * the rounding, the closest points are well conditioned, and moving B along the contact normal leaves them
- * where they were. Unchanged (false) when that GJK run fails, does not find the cores apart, or gives
- * points that do not meet when B is moved back. */
-static bool touching_witness(const pxi_gjk_pair* pair, const px_gjk_config* gjk, const vec3 n, float gap,
-                             vec3 point)
+/* A witness for a contact of depth `depth` (0: touching within rounding) along n (A to B), into `point`: the
+ * midpoint of GJK's closest points with B moved away along n by the depth and `gap` more, B's point moved
+ * back by the gap. A touching simplex or polytope gives witness points through barycentric weights as
+ * ill-conditioned as its thinness, and a stuck EPA face (pxi_epa_result.stuck_face) is a triangle of a
+ * polytope that rounding broke; apart by a gap well above the rounding, the closest points are well
+ * conditioned, and moving B along the contact normal leaves them where they were. Unchanged (false) when
+ * that GJK run fails, does not find the cores apart, or gives points that do not meet when B is moved
+ * back. */
+static bool separated_witness(const pxi_gjk_pair* pair, const px_gjk_config* gjk, const vec3 n, float depth,
+                              float gap, vec3 point)
 {
     const float nn = px_v3_norm2(n);
-    if (!(nn > 0.5f && nn < 2.0f && gap > 0.0f && gap < INFINITY))
+    const float move = depth + gap;
+    if (!(nn > 0.5f && nn < 2.0f && gap > 0.0f && depth >= 0.0f && move < INFINITY))
     {
         return false; /* no normal (a degenerate EPA answer), or no usable gap */
     }
     pxi_gjk_pair moved = *pair;
     moved.climb_start = moved.climb_storage; /* a copied pair must use its own climb state */
-    px_v3_mad(moved.pos_b, gap, n, moved.pos_b);
+    px_v3_mad(moved.pos_b, move, n, moved.pos_b);
     pxi_gjk_state st;
     if (pxi_gjk_run(&moved, gjk, NULL, -1.0f, &st) < 0 || st.exit == PX_GJK_EXIT_OVERLAP || !(st.vv > 0.0f))
     {
@@ -376,8 +379,8 @@ static bool touching_witness(const pxi_gjk_pair* pair, const px_gjk_config* gjk,
     }
     vec3 pa, pb;
     pxi_simplex_witness(&st.simplex, pa, pb);
-    px_v3_mad(pb, -gap, n, pb); /* back onto B where it is */
-    /* Kept only when the two points, B's moved back, coincide within a few bands: n may be no touching
+    px_v3_mad(pb, -gap, n, pb); /* back to where B touches A along n */
+    /* Kept only when the two points, B's moved back, coincide within a few bands: n may be no contact
      * normal (EPA's at depth 0 often is not, and moving B along it barely separates the cores), and the
      * moved simplex's own weights can be off on a thin shape. */
     const float lim = 4.0f * gap / PXI_TOUCH_WITNESS_GAP;
@@ -393,6 +396,44 @@ static bool touching_witness(const pxi_gjk_pair* pair, const px_gjk_config* gjk,
         return false;
     }
     px_v3_copy(mid, point);
+    return true;
+}
+
+/* EPA's answer from a stuck face (pxi_epa_result.stuck_face): rounding broke the polytope, typically across
+ * a shape thin against it, and the normals of its faces are tilted by it (a point 1e-11 off a 1.4e-6 thick
+ * plate got the depth 5.5e-7 along a sliver's normal). GJK with B moved off along the answer's normal by
+ * the depth and `gap` more finds the cores apart by about the gap, where its closest points are well
+ * conditioned: the direction between them is a second normal, and its overlap a second upper bound of the
+ * depth. True when that one is smaller: the answer becomes it (0 within `touch`), with the witness from
+ * those closest points. */
+static bool refine_stuck_face(const pxi_gjk_pair* pair, const px_gjk_config* gjk, float gap, float touch,
+                              pxi_epa_result* epa)
+{
+    const float move = epa->depth + gap;
+    if (!(px_v3_norm2(epa->normal) > 0.5f && gap > 0.0f && move < INFINITY))
+    {
+        return false;
+    }
+    pxi_gjk_pair moved = *pair;
+    moved.climb_start = moved.climb_storage; /* a copied pair must use its own climb state */
+    px_v3_mad(moved.pos_b, move, epa->normal, moved.pos_b);
+    pxi_gjk_state st;
+    if (pxi_gjk_run(&moved, gjk, NULL, -1.0f, &st) < 0 || st.exit == PX_GJK_EXIT_OVERLAP || !(st.vv > 0.0f))
+    {
+        return false;
+    }
+    vec3 pa, pb, m;
+    pxi_simplex_witness(&st.simplex, pa, pb);
+    px_v3_scale(st.v, -1.0f / sqrtf(st.vv), m); /* v = pa - pb: m points from A to B */
+    const float om = overlap_along(pair, m);
+    if (!(om < epa->depth) || !px_v3_is_finite(pa))
+    {
+        return false;
+    }
+    epa->depth = om > touch ? om : 0.0f;
+    px_v3_copy(m, epa->normal);
+    px_v3_copy(pa, epa->point_a);
+    px_v3_mad(pa, -epa->depth, m, epa->point_b);
     return true;
 }
 
@@ -489,7 +530,7 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
     {
         vec3 pa, pb;
         pxi_simplex_witness(&st.simplex, pa, pb);
-        (void)touching_witness(pair, &gjk, axis, PXI_TOUCH_WITNESS_GAP * band, pa);
+        (void)separated_witness(pair, &gjk, axis, 0.0f, PXI_TOUCH_WITNESS_GAP * band, pa);
         contact_from_cores(pa, pb, axis, 0.0f, ra, rb, r);
         r->iterations = st.iterations + epa.iterations;
         r->method = touching ? PX_CONTACT_GJK : PX_CONTACT_EPA;
@@ -498,7 +539,12 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
     if (epa.depth <= 2.0f * band)
     {
         /* touching within rounding: EPA's witness is the polytope's, as ill-conditioned as it is thin */
-        (void)touching_witness(pair, &gjk, epa.normal, PXI_TOUCH_WITNESS_GAP * band, epa.point_a);
+        (void)separated_witness(pair, &gjk, epa.normal, 0.0f, PXI_TOUCH_WITNESS_GAP * band, epa.point_a);
+    }
+    else if (epa.stuck_face &&
+             !refine_stuck_face(pair, &gjk, PXI_TOUCH_WITNESS_GAP * band, 2.0f * band, &epa))
+    {
+        (void)separated_witness(pair, &gjk, epa.normal, epa.depth, PXI_TOUCH_WITNESS_GAP * band, epa.point_a);
     }
     contact_from_cores(epa.point_a, epa.point_b, epa.normal, epa.depth > 0.0f ? -epa.depth : 0.0f, ra, rb, r);
     r->iterations = st.iterations + epa.iterations;
