@@ -511,6 +511,9 @@ static int slope_ties(void)
     const float down[9] = { 0, 0, 0, 1, 0, 0, 0, 0, 1 };        /* n = (0, -1, 0) */
     const float point[9] = { 1, 2, 3, 1, 2, 3, 1, 2, 3 };
     const float nan_tri[9] = { 0, 0, 0, 0, NAN, 1, 1, 0, 0 };
+    /* edges of 2^40 (a helper's sweep): |n|^2 = 2^160 overflows float; the floor is still a floor */
+    const float huge_flat[9] = { 0, 0, 0, 0, 0, 0x1p40f, 0x1p40f, 0, 0 };
+    const float huge_ramp[9] = { 0, 0, 0, 0, -0x1p40f, 0x1p40f, 0x1p40f, 0, 0 };
     const int32_t tri[3] = { 0, 1, 2 };
     struct
     {
@@ -524,7 +527,8 @@ static int slope_ties(void)
         { wall, 90.0f, 0 },         /* Recast marks it walkable (cosf(pi/2) < 0); proxima does not */
         { wall, 180.0f, 0 },        { leaning, 90.0f, 63 },   { leaning, 89.0f, 0 },
         { down, 90.0f, 0 },         { down, 180.0f, 0 },      { point, 60.0f, 0 },
-        { nan_tri, 60.0f, 0 },
+        { nan_tri, 60.0f, 0 },    { huge_flat, 0.1f, 63 },  { huge_ramp, 45.001f, 63 },
+        { huge_ramp, 44.999f, 0 },
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i)
     {

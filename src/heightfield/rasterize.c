@@ -1410,10 +1410,19 @@ px_status px_mark_walkable_triangles(float walkable_slope_degrees, const float* 
         /* Recast's calcTriNormal: e0 = v1 - v0, e1 = v2 - v0, n = e0 x e1, n *= 1 / sqrt(|n|^2) */
         const float e0[3] = { v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2] };
         const float e1[3] = { v2[0] - v0[0], v2[1] - v0[1], v2[2] - v0[2] };
-        const float nx = e0[1] * e1[2] - e0[2] * e1[1];
-        const float ny = e0[2] * e1[0] - e0[0] * e1[2];
-        const float nz = e0[0] * e1[1] - e0[1] * e1[0];
-        const float length2 = nx * nx + ny * ny + nz * nz;
+        float nx = e0[1] * e1[2] - e0[2] * e1[1];
+        float ny = e0[2] * e1[0] - e0[0] * e1[2];
+        float nz = e0[0] * e1[1] - e0[1] * e1[0];
+        float length2 = nx * nx + ny * ny + nz * nz;
+        if (length2 == INFINITY && isfinite(nx) && isfinite(ny) && isfinite(nz))
+        {
+            /* edges of 2^32 and more: |n|^2 overflows where Recast's would too (a flat floor read as a
+             * wall). Scaled by a power of two, exactly, the normal's direction is the same. */
+            nx *= 0x1p-64f;
+            ny *= 0x1p-64f;
+            nz *= 0x1p-64f;
+            length2 = nx * nx + ny * ny + nz * nz;
+        }
         if (!(length2 > 0.0f))
         {
             continue; /* zero, underflowing or NaN normal */
