@@ -895,8 +895,10 @@ static int curved_epa(void)
  * e = 0 multiplied by 2^e. EPA forms fourth powers of lengths (face normals squared), which overflowed float
  * from sizes of about 2^31 and fell into subnormals below about 2^-31: zero normals with PX_OK, then
  * wrong depths (0.8 S at 2^60). Pairs of every kind, overlapping (mostly EPA) and apart (GJK), over
- * 2^-50 .. 2^60 (below, squared distances themselves are subnormal). The distance is compared to 1e-6 of
- * the size; the normal must be unit and point_b = point_a + distance normal. */
+ * 2^-50 .. 2^56 (below, squared distances themselves are subnormal; above, the pairs approach
+ * PX_MAX_PAIR_SIZE). The distance is compared to 1e-6 of the size; the normal must be unit and
+ * point_b = point_a + distance normal. Then the range: a pair larger than PX_MAX_PAIR_SIZE is refused
+ * with PX_ERR_OUT_OF_RANGE (two spheres 2^64 apart used to read as overlapping). */
 static int scale_equivariance(void)
 {
     px_rng r = px_rng_seeded(0x5ca1ec);
@@ -905,7 +907,7 @@ static int scale_equivariance(void)
     {
         cloud[i] = (float)px_rng_range(&r, -1, 1);
     }
-    static const int exps[] = { 0, -50, -40, -35, -30, -25, -20, 20, 25, 30, 35, 40, 50, 60 };
+    static const int exps[] = { 0, -50, -40, -35, -30, -25, -20, 20, 25, 30, 35, 40, 50, 56 };
     int failed = 0;
     for (int k = 0; k < 72; ++k)
     {
@@ -989,12 +991,123 @@ static int scale_equivariance(void)
             }
         }
     }
+    px_shape sphere = px_shape_sphere(1.0f), huge = px_shape_sphere(0x1p63f);
+    px_transform origin = at(0, 0, 0), far = at(0x1p64, 0, 0);
+    px_contact res;
+    px_gjk_result g;
+    if (px_contact_world(&sphere, &origin, &sphere, &far, NULL, &res) != PX_ERR_OUT_OF_RANGE ||
+        px_gjk_distance_world(&sphere, &origin, &sphere, &far, NULL, &g) != PX_ERR_OUT_OF_RANGE ||
+        px_contact_world(&huge, &origin, &sphere, &origin, NULL, &res) != PX_ERR_OUT_OF_RANGE)
+    {
+        fprintf(stderr, "contact scale: pairs beyond PX_MAX_PAIR_SIZE not refused\n");
+        ++failed;
+    }
     if (failed > 0)
     {
         fprintf(stderr, "contact scale equivariance: %d (pair, scale) queries differ\n", failed);
         return 1;
     }
     return 0;
+}
+
+/* Inconsistent user support functions (helper-44's sweep): every contact and manifold query must return
+ * an error, or a finite answer with a unit normal and point_b = point_a + distance normal; never a success
+ * with NaN or a zero normal. Before, a support that returns its direction grew EPA's polytope until its
+ * cross products overflowed (zero normal, PX_OK), and a cube of half size FLT_MAX / 2 scaled EPA's answer
+ * back by 2^128 (infinite depth, NaN points). */
+static int32_t garbage_direction(const void* user, const vec3 d, vec3 dest)
+{
+    (void)user;
+    dest[0] = d[0];
+    dest[1] = d[1];
+    dest[2] = d[2];
+    return PX_NULL_INDEX;
+}
+
+static int32_t garbage_huge_cube(const void* user, const vec3 d, vec3 dest)
+{
+    (void)user;
+    for (int i = 0; i < 3; ++i)
+    {
+        dest[i] = d[i] >= 0.0f ? 0.5f * FLT_MAX : -0.5f * FLT_MAX;
+    }
+    return PX_NULL_INDEX;
+}
+
+static int32_t garbage_anti(const void* user, const vec3 d, vec3 dest)
+{
+    (void)user;
+    float n = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    float k = n > 0.0f ? -0.5f / n : 0.0f;
+    dest[0] = d[0] * k;
+    dest[1] = d[1] * k;
+    dest[2] = d[2] * k;
+    return PX_NULL_INDEX;
+}
+
+static int32_t garbage_counter(const void* user, const vec3 d, vec3 dest)
+{
+    /* a different point at every call: a box whose size jumps around */
+    int* calls = (int*)(uintptr_t)user;
+    float h = 0.1f + 0.37f * (float)((*calls)++ % 7);
+    for (int i = 0; i < 3; ++i)
+    {
+        dest[i] = d[i] >= 0.0f ? h : -h;
+    }
+    return PX_NULL_INDEX;
+}
+
+static int garbage_user_support(void)
+{
+    int calls = 0;
+    px_shape users[4] = { px_shape_user(garbage_direction, NULL), px_shape_user(garbage_huge_cube, NULL),
+                          px_shape_user(garbage_anti, NULL), px_shape_user(garbage_counter, &calls) };
+    const float pts[12] = { 0.3f, 0, 0, -0.2f, 0.25f, 0, 0, -0.1f, 0.35f, 0.05f, 0.1f, -0.3f };
+    px_shape others[4] = { px_shape_sphere(0.5f), box(0.4, 0.3, 0.2), px_shape_capsule(0.3f, 0.1f),
+                           px_shape_hull(pts, 4) };
+    int bad = 0;
+    for (int u = 0; u < 4; ++u)
+    {
+        for (int o = 0; o < 4; ++o)
+        {
+            for (int k = 0; k < 6; ++k)
+            {
+                px_transform ta = at(0, 0, 0), tb = pose(1, 2, 3, 0.7 * k, 0.2 - 0.1 * k, 0.1, 0.05 * k);
+                const px_shape* a = (k % 2) ? &users[u] : &others[o];
+                const px_shape* b = (k % 2) ? &others[o] : &users[u];
+                px_contact r;
+                px_status st = px_contact_world(a, &ta, b, &tb, NULL, &r);
+                px_manifold m;
+                px_status sm = px_manifold_world(a, &ta, b, &tb, NULL, &m);
+                double nn = (double)r.normal[0] * r.normal[0] + (double)r.normal[1] * r.normal[1] +
+                            (double)r.normal[2] * r.normal[2];
+                double mag = fmax(1.0, fabs((double)r.distance));
+                double gap = 0.0;
+                for (int c = 0; c < 3; ++c)
+                {
+                    gap = fmax(gap, fabs((double)r.point_b[c] - r.point_a[c] - (double)r.distance * r.normal[c]));
+                }
+                bool ok_contact = st < 0 || (isfinite(r.distance) && fabs(nn - 1.0) < 1e-3 && gap <= 1e-4 * mag);
+                double mn = (double)m.normal[0] * m.normal[0] + (double)m.normal[1] * m.normal[1] +
+                            (double)m.normal[2] * m.normal[2];
+                bool ok_manifold = sm < 0 || m.count == 0 || fabs(mn - 1.0) < 1e-3;
+                for (int i = 0; sm >= 0 && i < m.count; ++i)
+                {
+                    ok_manifold = ok_manifold && isfinite(m.points[i].separation) &&
+                                  isfinite(m.points[i].point_a[0] + m.points[i].point_a[1] + m.points[i].point_a[2]);
+                }
+                if (!ok_contact || !ok_manifold)
+                {
+                    fprintf(stderr,
+                            "garbage user support %d against shape %d, pose %d: contact status %d distance %g "
+                            "|n|^2 %g gap %g; manifold status %d count %d |n|^2 %g\n",
+                            u, o, k, (int)st, (double)r.distance, nn, gap, (int)sm, m.count, mn);
+                    bad = 1;
+                }
+            }
+        }
+    }
+    return bad;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -1154,6 +1267,7 @@ int test_contact(void)
     PX_RUN_SUBTEST(reg_coal_325_vertex_vertex);
     PX_RUN_SUBTEST(curved_epa);
     PX_RUN_SUBTEST(scale_equivariance);
+    PX_RUN_SUBTEST(garbage_user_support);
     PX_RUN_SUBTEST(bad_input);
     PX_SUITE_END;
 }

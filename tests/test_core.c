@@ -12,7 +12,7 @@ static int status_strings(void)
     const px_status all[] = { PX_WARN_MAX_ITERATIONS, PX_WARN_DEGENERATE,    PX_WARN_CAPACITY,
                               PX_ERR_INVALID_ARGUMENT, PX_ERR_NON_FINITE,    PX_ERR_DEGENERATE_INPUT,
                               PX_ERR_OUT_OF_MEMORY,    PX_ERR_PARSE,         PX_ERR_IO,
-                              PX_ERR_UNSUPPORTED };
+                              PX_ERR_UNSUPPORTED,      PX_ERR_OUT_OF_RANGE };
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
     {
         const char* s = px_status_string(all[i]);

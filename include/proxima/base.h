@@ -54,7 +54,8 @@ extern "C" {
     X(PX_ERR_OUT_OF_MEMORY, -4, "allocation failed")                                                        \
     X(PX_ERR_PARSE, -5, "malformed input file")                                                             \
     X(PX_ERR_IO, -6, "file could not be opened or read")                                                    \
-    X(PX_ERR_UNSUPPORTED, -7, "operation not supported for this shape type")
+    X(PX_ERR_UNSUPPORTED, -7, "operation not supported for this shape type")                                \
+    X(PX_ERR_OUT_OF_RANGE, -8, "shape pair too large for float: its size reaches PX_MAX_PAIR_SIZE (2^62)")
 
 #define PX_STATUS_ENUM_ITEM(name, value, message) name = (value),
 

@@ -5,6 +5,13 @@
 
 #include <float.h>
 
+/// Largest size of a shape pair the pair queries (distance, overlap, contact, manifold, casts) accept:
+/// 2^62, about 4.6e18. The size is the bound on |a - b| over the pair's points (both shapes' extents and
+/// radii plus the distance between their origins); the squares of such lengths stay within float's range,
+/// while beyond it they overflow (two spheres 2^64 apart read as overlapping). Larger pairs get
+/// PX_ERR_OUT_OF_RANGE. User support functions have no known size and are not checked. [Units: length]
+#define PX_MAX_PAIR_SIZE 0x1p62f
+
 /// Hard bound on GJK iterations. Reaching it returns the best result so far with
 /// PX_WARN_MAX_ITERATIONS. Polytopes of <= 64 vertices need far fewer (the tests assert <= 32).
 /// [Limit: > 0]

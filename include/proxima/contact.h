@@ -12,8 +12,9 @@
 /// other pair goes through GJK and EPA. Queries allocate nothing.
 ///
 /// Scale: results are scale-equivariant (shapes and poses multiplied by a power of two give the same
-/// contact multiplied by it) for pairs whose size lies between about 2^-60 and 2^60; below, squared
-/// distances are subnormal floats. EPA runs pairs far from unit size in coordinates scaled by a power of two.
+/// contact multiplied by it) for pairs whose size lies between about 2^-60 and PX_MAX_PAIR_SIZE (2^62,
+/// beyond which pairs are refused with PX_ERR_OUT_OF_RANGE); below, squared distances are subnormal floats. EPA runs pairs far from
+/// unit size in coordinates scaled by a power of two.
 #pragma once
 
 #include "proxima/gjk.h"
@@ -58,8 +59,9 @@ PX_API px_contact_config px_contact_default_config(void);
 /// Contact in A's frame, with B's pose relative to A (see px_gjk_input).
 /// @param[in,out] cache  Warm start for the GJK part, as for px_gjk_distance. May be NULL.
 /// @return PX_OK; PX_WARN_MAX_ITERATIONS or PX_WARN_CAPACITY when GJK or EPA ran out of iterations or
-///         polytope capacity (the best result is returned); PX_ERR_INVALID_ARGUMENT, PX_ERR_NON_FINITE or
-///         PX_ERR_DEGENERATE_INPUT with the result zeroed.
+///         polytope capacity (the best result is returned); PX_ERR_INVALID_ARGUMENT, PX_ERR_NON_FINITE,
+///         PX_ERR_DEGENERATE_INPUT or PX_ERR_OUT_OF_RANGE (a pair larger than PX_MAX_PAIR_SIZE) with the
+///         result zeroed.
 PX_API PX_NODISCARD px_status px_contact_relative(const px_gjk_input* input, const px_contact_config* config,
                                                   px_simplex_cache* cache, px_contact* result);
 

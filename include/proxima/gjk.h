@@ -70,8 +70,9 @@ PX_API px_gjk_config px_gjk_default_config(void);
 ///                        call, then pass the same cache each time the pair is queried. May be NULL.
 /// @param[out]    result  Always written
 /// @return PX_OK; PX_WARN_MAX_ITERATIONS with the best result so far; PX_ERR_INVALID_ARGUMENT (NULL
-///         pointer, bad shape or config), PX_ERR_NON_FINITE (NaN or Inf in a shape, hull point or pose) or
-///         PX_ERR_DEGENERATE_INPUT (zero quaternion) with the result zeroed.
+///         pointer, bad shape or config), PX_ERR_NON_FINITE (NaN or Inf in a shape, hull point or pose),
+///         PX_ERR_DEGENERATE_INPUT (zero quaternion) or PX_ERR_OUT_OF_RANGE (a pair larger than
+///         PX_MAX_PAIR_SIZE) with the result zeroed.
 PX_API PX_NODISCARD px_status px_gjk_distance(const px_gjk_input* input, const px_gjk_config* config,
                                               px_simplex_cache* cache, px_gjk_result* result);
 

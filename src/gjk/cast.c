@@ -623,6 +623,11 @@ static px_status ray_gjk(const px_shape* shape, const vec3 o, const vec3 u, floa
     px_transform start = PX_TRANSFORM_IDENTITY_INIT;
     px_v3_copy(o, start.p);
     pxi_gjk_pair_init(&cq.pair, shape, &k_ray_point, &start);
+    px_status range = pxi_gjk_pair_range(&cq.pair, 0.0f);
+    if (range != PX_OK)
+    {
+        return range;
+    }
     vec3 c;
     float hd;
     if (!core_bounds(&cq.pair, 0, c, &hd))
@@ -833,6 +838,11 @@ px_status px_shape_cast_world(const px_shape* a, const px_transform* ta, const p
     cast_query cq;
     pxi_gjk_pair_init(&cq.pair, a, b, &rel);
     px_transform_vector_inverse(&na, translation_b, cq.r);
+    status = pxi_gjk_pair_range(&cq.pair, px_v3_norm(cq.r));
+    if (status != PX_OK)
+    {
+        return status;
+    }
 
     vec3 ca, cb_local, cb;
     float hda, hdb;

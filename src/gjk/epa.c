@@ -1204,7 +1204,8 @@ static float epa_scale_for(const pxi_gjk_pair* pair, const px_simplex* s)
     }
     int e = 0;
     (void)frexpf(size, &e); /* size = m 2^e, 0.5 <= m < 1 */
-    return ldexpf(1.0f, e > -126 ? -e : 126);
+    /* within [-126, 126], so that both the scale and its inverse are normal floats */
+    return ldexpf(1.0f, e > 126 ? -126 : (e > -126 ? -e : 126));
 }
 
 px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int max_iterations, float rel_tolerance,

@@ -440,7 +440,11 @@ static px_status distance_core(const px_shape* a, const px_shape* b, const px_tr
     pxi_gjk_pair pair;
     pxi_gjk_pair_init(&pair, a, b, b_in_a);
     pxi_gjk_state st;
-    px_status status = pxi_gjk_run(&pair, config, cache, -1.0f, &st);
+    px_status status = pxi_gjk_pair_range(&pair, 0.0f);
+    if (status == PX_OK)
+    {
+        status = pxi_gjk_run(&pair, config, cache, -1.0f, &st);
+    }
     if (status < 0)
     {
         if (cache != NULL)
@@ -461,7 +465,11 @@ static px_status overlap_core(const px_shape* a, const px_shape* b, const px_tra
     pxi_gjk_pair_init(&pair, a, b, b_in_a);
     float radius = config->use_radii ? a->radius + b->radius : 0.0f;
     pxi_gjk_state st;
-    px_status status = pxi_gjk_run(&pair, config, cache, radius, &st);
+    px_status status = pxi_gjk_pair_range(&pair, 0.0f);
+    if (status == PX_OK)
+    {
+        status = pxi_gjk_run(&pair, config, cache, radius, &st);
+    }
     if (status < 0)
     {
         if (cache != NULL)

@@ -36,6 +36,15 @@ typedef struct pxi_gjk_pair
 
 void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b, const px_transform* b_in_a);
 
+/* PX_ERR_OUT_OF_RANGE when the pair's size (its bound on |w| plus the radii and `extra`, a cast's
+ * translation) reaches PX_MAX_PAIR_SIZE or overflowed: the squares GJK forms would overflow float. PX_OK
+ * otherwise, also when the size is unknown (user shapes) or NaN (NaN hull points, which the scans report). */
+static inline px_status pxi_gjk_pair_range(const pxi_gjk_pair* pair, float extra)
+{
+    float size = pair->w_bound + pair->a->radius + pair->b->radius + extra;
+    return size >= PX_MAX_PAIR_SIZE ? PX_ERR_OUT_OF_RANGE : PX_OK;
+}
+
 /* Support of a shape in its own frame: hill climbing from *start for a large built hull, the resolved
  * scan for other hulls, the shape's own mapping otherwise. */
 static inline int32_t pxi_support_local(const px_shape* shape, pxi_hull_scan_fn scan, const struct px_hull* climb,

@@ -552,6 +552,20 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
     return status != PX_OK ? status : epa_status;
 }
 
+/* The last guard: a result that is not finite or has no unit normal is an error, never a success. Valid
+ * shapes do not get here; an inconsistent user support function can (one that returns its direction grows
+ * EPA's polytope until its cross products overflow, and the normal comes out zero). */
+static px_status result_status(const px_contact* r, px_status status)
+{
+    float nn = px_v3_norm2(r->normal);
+    bool finite = px_is_finite(r->distance) && px_v3_is_finite(r->point_a) && px_v3_is_finite(r->point_b);
+    if (finite && nn > 0.999f && nn < 1.001f)
+    {
+        return status;
+    }
+    return finite && px_is_finite(nn) ? PX_ERR_DEGENERATE_INPUT : PX_ERR_NON_FINITE;
+}
+
 static const px_contact_config* config_or_default(const px_contact_config* config, px_contact_config* storage)
 {
     if (config != NULL)
@@ -595,7 +609,15 @@ px_status px_contact_relative(const px_gjk_input* input, const px_contact_config
     px_contact_config defaults;
     pxi_gjk_pair pair;
     pxi_gjk_pair_init(&pair, input->a, input->b, &rel);
-    status = contact_core(&pair, config_or_default(config, &defaults), cache, result);
+    status = pxi_gjk_pair_range(&pair, 0.0f);
+    if (status == PX_OK)
+    {
+        status = contact_core(&pair, config_or_default(config, &defaults), cache, result);
+    }
+    if (status >= 0)
+    {
+        status = result_status(result, status);
+    }
     if (status < 0)
     {
         memset(result, 0, sizeof(*result));
