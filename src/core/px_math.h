@@ -16,10 +16,12 @@
 #define PX_LIKELY(x) __builtin_expect(!!(x), 1)
 #define PX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define PX_INLINE static inline __attribute__((always_inline))
+#define PX_NOINLINE __attribute__((noinline))
 #else
 #define PX_LIKELY(x) (x)
 #define PX_UNLIKELY(x) (x)
 #define PX_INLINE static inline
+#define PX_NOINLINE
 #endif
 
 #define PX_CV(v) ((float*)(v)) /* const vec3 -> vec3 for cglm; cglm does not write its inputs */

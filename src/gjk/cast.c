@@ -141,6 +141,7 @@ static bool core_bounds(const pxi_gjk_pair* pair, int side, vec3 center, float* 
 {
     const px_shape* s = side == 0 ? pair->a : pair->b;
     pxi_hull_scan_fn scan = side == 0 ? pair->scan_a : pair->scan_b;
+    const float* scanned = side == 0 ? pair->scanned_a : pair->scanned_b;
     const struct px_hull* climb = side == 0 ? pair->climb_a : pair->climb_b;
     vec3 half;
     for (int i = 0; i < 3; ++i)
@@ -148,9 +149,9 @@ static bool core_bounds(const pxi_gjk_pair* pair, int side, vec3 center, float* 
         vec3 dir = { 0.0f, 0.0f, 0.0f };
         vec3 hi, lo;
         dir[i] = 1.0f;
-        int32_t ih = pxi_support_local(s, scan, climb, &pair->climb_start[side], dir, hi);
+        int32_t ih = pxi_support_local(s, scan, scanned, climb, &pair->climb_start[side], dir, hi);
         dir[i] = -1.0f;
-        int32_t il = pxi_support_local(s, scan, climb, &pair->climb_start[side], dir, lo);
+        int32_t il = pxi_support_local(s, scan, scanned, climb, &pair->climb_start[side], dir, lo);
         if (ih == PXI_SUPPORT_NON_FINITE || il == PXI_SUPPORT_NON_FINITE || !px_v3_is_finite(hi) ||
             !px_v3_is_finite(lo))
         {

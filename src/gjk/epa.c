@@ -141,6 +141,8 @@ static void epa_soa_posed(const pxi_gjk_pair* pair, const float* points, int cou
 
 /* Below this many points the scans have no full vector step: the shape's own scan is as fast. */
 #define EPA_SOA_MIN_POINTS 8
+/* From this many points the scan without the non-finite check (pxi_epa_scan_finite_select) is faster. */
+#define EPA_SOA_FINITE_MIN_POINTS 128
 
 /* The pair, with no transposed copies yet: each shape's own support mapping. */
 static void epa_shapes_init(epa_shapes* shapes, const pxi_gjk_pair* pair)
@@ -164,12 +166,17 @@ static void epa_shapes_transpose(epa_shapes* shapes, float* buffer)
         return; /* no vector scan on this target: the shapes' own scans are as fast */
     }
     int used = 0;
+    /* Copies checked finite, of a pair whose size bounds every product of a point and a direction below
+     * overflow, take the scan without the non-finite check (as GJK's, gjk.c). */
+    const bool bounded = pair->w_bound >= 0.0f && pair->w_bound < PX_MAX_PAIR_SIZE;
     if (pair->scan_a != NULL && pair->a->hull.count >= EPA_SOA_MIN_POINTS &&
         pair->a->hull.count <= PXI_EPA_SOA_POINTS)
     {
-        pxi_epa_soa_from_packed(pair->a->hull.points, pair->a->hull.count, buffer);
+        const bool finite = pxi_epa_soa_from_packed(pair->a->hull.points, pair->a->hull.count, buffer);
         shapes->soa_a = buffer;
-        shapes->scan_a = pxi_epa_scan_select(pair->a->hull.count);
+        shapes->scan_a = finite && bounded && pair->a->hull.count >= EPA_SOA_FINITE_MIN_POINTS
+                             ? pxi_epa_scan_finite_select(pair->a->hull.count)
+                             : pxi_epa_scan_select(pair->a->hull.count);
         used = pair->a->hull.count;
     }
     if (pair->scan_b != NULL && pair->b->hull.count >= EPA_SOA_MIN_POINTS &&
@@ -180,12 +187,15 @@ static void epa_shapes_transpose(epa_shapes* shapes, float* buffer)
         {
             epa_soa_posed(pair, pair->b->hull.points, pair->b->hull.count, buffer + 3 * used);
         }
-        else
+        bool finite = false;
+        if (!shapes->b_posed)
         {
-            pxi_epa_soa_from_packed(pair->b->hull.points, pair->b->hull.count, buffer + 3 * used);
+            finite = pxi_epa_soa_from_packed(pair->b->hull.points, pair->b->hull.count, buffer + 3 * used);
         }
         shapes->soa_b = buffer + 3 * used;
-        shapes->scan_b = pxi_epa_scan_select(pair->b->hull.count);
+        shapes->scan_b = finite && bounded && pair->b->hull.count >= EPA_SOA_FINITE_MIN_POINTS
+                             ? pxi_epa_scan_finite_select(pair->b->hull.count)
+                             : pxi_epa_scan_select(pair->b->hull.count);
     }
 }
 

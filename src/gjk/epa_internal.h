@@ -36,8 +36,9 @@ px_status pxi_epa_run(const pxi_gjk_pair* pair, const px_simplex* simplex, int m
  * Hulls that do not fit use their own scans. */
 #define PXI_EPA_SOA_POINTS 2048
 
-/* Transpose count packed xyz points into soa: x[count], then y[count], then z[count]. */
-void pxi_epa_soa_from_packed(const float* points, int count, float* soa);
+/* Transpose count packed xyz points into soa: x[count], then y[count], then z[count]. False when a
+ * coordinate is NaN or Inf. */
+bool pxi_epa_soa_from_packed(const float* points, int count, float* soa);
 
 /* Index of the transposed point with the largest dot product with d, the lowest one on ties, or
  * PXI_SUPPORT_NON_FINITE when a dot product is not finite: the index pxi_hull_scan returns for the same
@@ -48,3 +49,7 @@ int32_t pxi_epa_scan_soa(const float* soa, int count, const vec3 d);
  * none (the shapes' own scans are then as fast as a scalar scan of the copy). */
 typedef int32_t (*pxi_epa_scan_fn)(const float* soa, int count, const vec3 d);
 pxi_epa_scan_fn pxi_epa_scan_select(int count);
+
+/* A faster scan for copies whose dot products with the directions asked are known finite (no NaN or Inf
+ * point, no overflowing product): the same index, without the check. GJK's copies (gjk.c) qualify. */
+pxi_epa_scan_fn pxi_epa_scan_finite_select(int count);

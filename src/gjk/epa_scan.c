@@ -27,31 +27,38 @@
 #define PXI_EPA_AVX2 0
 #endif
 
-void pxi_epa_soa_from_packed(const float* points, int count, float* soa)
+bool pxi_epa_soa_from_packed(const float* points, int count, float* soa)
 {
     float* xs = soa;
     float* ys = soa + count;
     float* zs = soa + 2 * count;
     int i = 0;
+    float bad = 0.0f;
 #if PXI_EPA_SSE
+    __m128 bad4 = _mm_setzero_ps();
     for (; i + 4 <= count; i += 4)
     {
         /* a = (x0 y0 z0 x1), b = (y1 z1 x2 y2), c = (z2 x3 y3 z3) */
         const float* p = points + 3 * (size_t)i;
         const __m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4), c = _mm_loadu_ps(p + 8);
+        /* x - x is 0 for finite x, NaN otherwise */
+        bad4 = _mm_or_ps(bad4, _mm_or_ps(_mm_sub_ps(a, a), _mm_or_ps(_mm_sub_ps(b, b), _mm_sub_ps(c, c))));
         const __m128 x2y2x3y3 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 1, 3, 2));
         const __m128 y0z0y1z1 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 0, 2, 1));
         _mm_storeu_ps(xs + i, _mm_shuffle_ps(a, x2y2x3y3, _MM_SHUFFLE(2, 0, 3, 0)));
         _mm_storeu_ps(ys + i, _mm_shuffle_ps(y0z0y1z1, x2y2x3y3, _MM_SHUFFLE(3, 1, 2, 0)));
         _mm_storeu_ps(zs + i, _mm_shuffle_ps(y0z0y1z1, c, _MM_SHUFFLE(3, 0, 3, 1)));
     }
+    bad = _mm_movemask_ps(_mm_cmpneq_ps(bad4, _mm_setzero_ps())) != 0 ? NAN : 0.0f;
 #endif
     for (; i < count; ++i)
     {
         xs[i] = points[3 * (size_t)i];
         ys[i] = points[3 * (size_t)i + 1];
         zs[i] = points[3 * (size_t)i + 2];
+        bad += (xs[i] - xs[i]) + (ys[i] - ys[i]) + (zs[i] - zs[i]);
     }
+    return bad == 0.0f;
 }
 
 /* Scalar scan of points [begin, count) continuing from (*best, *best_index); false on a non-finite dot. */
@@ -124,6 +131,62 @@ __attribute__((target("avx2"))) static int32_t soa_scan8_avx2(const float* soa, 
     m = _mm256_max_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
     m = _mm256_max_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
     return (int32_t)__builtin_ctz((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(dot, m, _CMP_EQ_OQ)));
+}
+
+/* For copies whose dot products are known finite (GJK's, gjk.c: its packed scans have seen every point, and
+ * the pair's size bounds every product): blocks of 32 points, each reduced to its maximum lane by lane, and a
+ * lane's block number kept only when its maximum beats that lane's best so far; the first block holding the
+ * overall maximum is then searched for its first point holding it. Per eight points that is loads, the dot
+ * products and one maximum, against the one-pass scan's index bookkeeping and non-finite check; the index is
+ * the same (the maximum's first occurrence, equal compares as in the one-pass scan). */
+__attribute__((target("avx2"))) static int32_t soa_scan_finite_avx2(const float* soa, int count, const vec3 d)
+{
+    const float* xs = soa;
+    const float* ys = soa + count;
+    const float* zs = soa + 2 * count;
+    const __m256 dx = _mm256_set1_ps(d[0]), dy = _mm256_set1_ps(d[1]), dz = _mm256_set1_ps(d[2]);
+    const __m256 one = _mm256_set1_ps(1.0f);
+    __m256 best = _mm256_set1_ps(-INFINITY), best_block = _mm256_setzero_ps(), block = _mm256_setzero_ps();
+    const int n32 = count & ~31;
+    for (int i = 0; i < n32; i += 32)
+    {
+        const __m256 m0 = soa_dot8(xs + i, ys + i, zs + i, dx, dy, dz);
+        const __m256 m1 = soa_dot8(xs + i + 8, ys + i + 8, zs + i + 8, dx, dy, dz);
+        const __m256 m2 = soa_dot8(xs + i + 16, ys + i + 16, zs + i + 16, dx, dy, dz);
+        const __m256 m3 = soa_dot8(xs + i + 24, ys + i + 24, zs + i + 24, dx, dy, dz);
+        const __m256 m = _mm256_max_ps(_mm256_max_ps(m0, m1), _mm256_max_ps(m2, m3));
+        best_block = _mm256_blendv_ps(best_block, block, _mm256_cmp_ps(m, best, _CMP_GT_OQ));
+        best = _mm256_max_ps(m, best);
+        block = _mm256_add_ps(block, one);
+    }
+    float b = -INFINITY;
+    int32_t bi = 0;
+    if (n32 > 0)
+    {
+        /* the overall maximum, then the first block in which a lane holds it */
+        __m256 mx = _mm256_max_ps(best, _mm256_permute2f128_ps(best, best, 1));
+        mx = _mm256_max_ps(mx, _mm256_shuffle_ps(mx, mx, _MM_SHUFFLE(1, 0, 3, 2)));
+        mx = _mm256_max_ps(mx, _mm256_shuffle_ps(mx, mx, _MM_SHUFFLE(2, 3, 0, 1)));
+        const __m256 holds = _mm256_cmp_ps(best, mx, _CMP_EQ_OQ);
+        __m256 blocks = _mm256_blendv_ps(_mm256_set1_ps(INFINITY), best_block, holds);
+        blocks = _mm256_min_ps(blocks, _mm256_permute2f128_ps(blocks, blocks, 1));
+        blocks = _mm256_min_ps(blocks, _mm256_shuffle_ps(blocks, blocks, _MM_SHUFFLE(1, 0, 3, 2)));
+        blocks = _mm256_min_ps(blocks, _mm256_shuffle_ps(blocks, blocks, _MM_SHUFFLE(2, 3, 0, 1)));
+        const int i = 32 * (int)_mm256_cvtss_f32(blocks);
+        b = _mm256_cvtss_f32(mx);
+        /* the block's 32 equal-compares in one word, without a branch on which eight hold it (a branch
+         * there mispredicts when the directions jump, as EPA's do) */
+        unsigned mask = 0;
+        for (int k = 0; k < 4; ++k)
+        {
+            const int j = i + 8 * k;
+            mask |= (unsigned)_mm256_movemask_ps(
+                        _mm256_cmp_ps(soa_dot8(xs + j, ys + j, zs + j, dx, dy, dz), mx, _CMP_EQ_OQ))
+                    << (8 * k);
+        }
+        bi = i + __builtin_ctz(mask);
+    }
+    return soa_scan_tail(soa, count, n32, d, &b, &bi) ? bi : PXI_SUPPORT_NON_FINITE;
 }
 
 /* Hot: eight points per step. Lane indices are floats (exact below 2^24 points). */
@@ -204,6 +267,17 @@ int32_t pxi_epa_scan_soa(const float* soa, int count, const vec3 d)
     float b = -INFINITY;
     int32_t bi = 0;
     return soa_scan_tail(soa, count, 0, d, &b, &bi) ? bi : PXI_SUPPORT_NON_FINITE;
+}
+
+pxi_epa_scan_fn pxi_epa_scan_finite_select(int count)
+{
+#if PXI_EPA_AVX2
+    if (count >= 32 && __builtin_cpu_supports("avx2"))
+    {
+        return soa_scan_finite_avx2;
+    }
+#endif
+    return pxi_epa_scan_select(count);
 }
 
 pxi_epa_scan_fn pxi_epa_scan_select(int count)

@@ -14,6 +14,7 @@
  *  - touching within rounding is reported as overlap with a zero normal, never a NaN normal;
  *  - a hard iteration bound returns the best result with PX_WARN_MAX_ITERATIONS. */
 #include "gjk_internal.h"
+#include "epa_internal.h" /* the transposed copies and their scans (epa_scan.c) */
 
 /* Define PX_GJK_TRACE when compiling this file to print every iteration (debugging only). */
 #ifdef PX_GJK_TRACE
@@ -42,6 +43,30 @@ px_gjk_config px_gjk_default_config(void)
     return c;
 }
 
+/* Large point clouds are scanned through transposed copies (epa_scan.c) from a run's first iteration: a
+ * copy costs about one scan of the packed points and makes every later scan about twice as fast (GJK on
+ * 1024-point clouds: 29% faster from the third iteration on, 40% from the first; runs of one or two
+ * iterations lose a little). */
+#define GJK_SOA_MIN_POINTS 128
+
+/* Which of the pair's hulls take transposed copies: large, unclimbed point clouds that fit the buffer
+ * (PXI_EPA_SOA_POINTS points for both), on a target with a vector scan, in a pair whose size bounds every
+ * product of a point and a direction (a point of A - B) below overflow. */
+static void gjk_copies_wanted(const pxi_gjk_pair* pair, bool* ta, bool* tb)
+{
+    const int na = pair->a->type == PX_SHAPE_HULL ? pair->a->hull.count : 0;
+    const int nb = pair->b->type == PX_SHAPE_HULL ? pair->b->hull.count : 0;
+    *ta = pair->scan_a != NULL && pair->climb_a == NULL && na >= GJK_SOA_MIN_POINTS &&
+          na <= PXI_EPA_SOA_POINTS;
+    *tb = pair->scan_b != NULL && pair->climb_b == NULL && nb >= GJK_SOA_MIN_POINTS &&
+          nb <= PXI_EPA_SOA_POINTS - (*ta ? na : 0);
+    if ((*ta || *tb) && (!(pair->w_bound >= 0.0f && pair->w_bound < PX_MAX_PAIR_SIZE) ||
+                         pxi_epa_scan_select(GJK_SOA_MIN_POINTS) == NULL))
+    {
+        *ta = *tb = false;
+    }
+}
+
 /* The built hull of a shape when it is to be climbed (px_hull_def.climb_min_vertices). */
 static const struct px_hull* pxi_climbing_hull(const px_shape* s)
 {
@@ -63,6 +88,8 @@ void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b,
     px_rot_from_quat(b_in_a->q, &pair->rot_b);
     pair->scan_a = a->type == PX_SHAPE_HULL ? pxi_hull_scan_select(a->hull.count) : NULL;
     pair->scan_b = b->type == PX_SHAPE_HULL ? pxi_hull_scan_select(b->hull.count) : NULL;
+    pair->scanned_a = a->type == PX_SHAPE_HULL ? a->hull.points : NULL;
+    pair->scanned_b = b->type == PX_SHAPE_HULL ? b->hull.points : NULL;
     float ra = pxi_shape_bound(a), rb = pxi_shape_bound(b);
     pair->w_bound = (ra >= 0.0f && rb >= 0.0f) ? ra + rb + px_v3_norm(pair->pos_b) : -1.0f;
     pair->climb_a = pxi_climbing_hull(a);
@@ -70,6 +97,9 @@ void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b,
     pair->climb_storage[0] = -1; /* cold: each climb starts from its hull's seed for the direction */
     pair->climb_storage[1] = -1;
     pair->climb_start = pair->climb_storage;
+    bool ta, tb;
+    gjk_copies_wanted(pair, &ta, &tb);
+    pair->copies = ta || tb;
 }
 
 /* Validate the shapes and the config of a query (not the pose). */
@@ -138,9 +168,41 @@ static bool warm_start(const pxi_gjk_pair* pair, const px_simplex_cache* cache, 
     return s->count > 0;
 }
 
+/* The run on a copy of the pair whose large clouds are scanned through transposed copies in this frame's
+ * buffer. The copies' scans skip the non-finite check of the packed scans: the copies are checked for NaN
+ * and Inf as they are made (a cloud with one keeps its packed scan, which reports it), and the pair's size
+ * bounds every product (gjk_copies_wanted). The pair copy shares the pair's climb state. Kept out of line,
+ * so that runs without copies do not set up its 24 KB frame. */
+static PX_NOINLINE px_status gjk_run_transposed(const pxi_gjk_pair* pair, bool ta, bool tb,
+                                                const px_gjk_config* config, px_simplex_cache* cache,
+                                                float separation_radius, pxi_gjk_state* st)
+{
+    float buffer[3 * PXI_EPA_SOA_POINTS];
+    pxi_gjk_pair copy = *pair;
+    copy.copies = false;
+    const int na = ta ? pair->a->hull.count : 0;
+    if (ta && pxi_epa_soa_from_packed(pair->a->hull.points, na, buffer))
+    {
+        copy.scanned_a = buffer;
+        copy.scan_a = pxi_epa_scan_finite_select(na);
+    }
+    if (tb && pxi_epa_soa_from_packed(pair->b->hull.points, pair->b->hull.count, buffer + 3 * na))
+    {
+        copy.scanned_b = buffer + 3 * na;
+        copy.scan_b = pxi_epa_scan_finite_select(pair->b->hull.count);
+    }
+    return pxi_gjk_run(&copy, config, cache, separation_radius, st);
+}
+
 px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_simplex_cache* cache,
                       float separation_radius, pxi_gjk_state* st)
 {
+    if (PX_UNLIKELY(pair->copies))
+    {
+        bool ta, tb;
+        gjk_copies_wanted(pair, &ta, &tb);
+        return gjk_run_transposed(pair, ta, tb, config, cache, separation_radius, st);
+    }
     px_simplex* s = &st->simplex;
     const float rel = config->rel_tolerance;
     const float abs_tol = config->abs_tolerance;

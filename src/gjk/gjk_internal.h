@@ -19,6 +19,12 @@ typedef struct pxi_gjk_pair
     bool b_rotated;          /* false when b_in_a has the identity rotation: skip the matrix products */
     pxi_hull_scan_fn scan_a; /* hull scans resolved once per query (NULL: not a hull) */
     pxi_hull_scan_fn scan_b;
+    /* What scan_a and scan_b read: the hulls' own points, or transposed copies (x[], y[], z[] blocks,
+     * epa_scan.c) that GJK makes of large point clouds, scan_x then being the copies' scan. Both find the
+     * same index. */
+    const float* scanned_a;
+    const float* scanned_b;
+    bool copies; /* GJK scans some of the hulls through transposed copies (gjk.c) */
     /* Bound on |w| for every w of this pair (|p_b| plus the shapes' bounding radii), or -1 when a shape
      * cannot tell (user support functions). It scales the touching band, so the band is the same whatever
      * path a query takes. */
@@ -47,8 +53,8 @@ static inline px_status pxi_gjk_pair_range(const pxi_gjk_pair* pair, float extra
 
 /* Support of a shape in its own frame: hill climbing from *start for a large built hull, the resolved
  * scan for other hulls, the shape's own mapping otherwise. */
-static inline int32_t pxi_support_local(const px_shape* shape, pxi_hull_scan_fn scan, const struct px_hull* climb,
-                                        int32_t* start, const vec3 d, vec3 dest)
+static inline int32_t pxi_support_local(const px_shape* shape, pxi_hull_scan_fn scan, const float* scanned,
+                                        const struct px_hull* climb, int32_t* start, const vec3 d, vec3 dest)
 {
     if (climb != NULL)
     {
@@ -58,13 +64,13 @@ static inline int32_t pxi_support_local(const px_shape* shape, pxi_hull_scan_fn 
         px_v3_set(n->v.p[0], n->v.p[1], n->v.p[2], dest);
         return n->v.link;
     }
-    return scan != NULL ? pxi_hull_support(shape, scan, d, dest) : pxi_support_core(shape, d, dest);
+    return scan != NULL ? pxi_hull_support(shape, scan, scanned, d, dest) : pxi_support_core(shape, d, dest);
 }
 
 /* Support of A along d (frame A). */
 static inline int32_t pxi_support_a(const pxi_gjk_pair* pair, const vec3 d, vec3 dest)
 {
-    return pxi_support_local(pair->a, pair->scan_a, pair->climb_a, &pair->climb_start[0], d, dest);
+    return pxi_support_local(pair->a, pair->scan_a, pair->scanned_a, pair->climb_a, &pair->climb_start[0], d, dest);
 }
 
 /* A direction of frame A in B's frame (B's rotation transposed; the same vector when B is not rotated). */
@@ -99,7 +105,7 @@ static inline int32_t pxi_support_b(const pxi_gjk_pair* pair, const vec3 d, vec3
 {
     vec3 dl, s;
     pxi_direction_in_b(pair, d, dl);
-    int32_t i = pxi_support_local(pair->b, pair->scan_b, pair->climb_b, &pair->climb_start[1], dl, s);
+    int32_t i = pxi_support_local(pair->b, pair->scan_b, pair->scanned_b, pair->climb_b, &pair->climb_start[1], dl, s);
     pxi_point_from_b(pair, s, dest);
     return i;
 }

@@ -43,11 +43,13 @@ static inline void pxi_rim_point(const vec3 d, float r, float* x, float* z)
     *z = dz * k;
 }
 
-/* Support of a hull shape with a given scan: the point and its index, or NaN and
- * PXI_SUPPORT_NON_FINITE when the scan met a non-finite point. */
-static inline int32_t pxi_hull_support(const px_shape* s, pxi_hull_scan_fn scan, const vec3 d, vec3 dest)
+/* Support of a hull shape with a given scan of `scanned` (the hull's points, or a transposed copy the scan
+ * reads): the point and its index, or NaN and PXI_SUPPORT_NON_FINITE when the scan met a non-finite
+ * point. */
+static inline int32_t pxi_hull_support(const px_shape* s, pxi_hull_scan_fn scan, const float* scanned, const vec3 d,
+                                       vec3 dest)
 {
-    int32_t i = scan(s->hull.points, s->hull.count, d);
+    int32_t i = scan(scanned, s->hull.count, d);
     if (PX_UNLIKELY(i == PXI_SUPPORT_NON_FINITE))
     {
         dest[0] = dest[1] = dest[2] = NAN;
@@ -142,7 +144,7 @@ static inline int32_t pxi_support_core(const px_shape* s, const vec3 d, vec3 des
             px_v3_set(n->v.p[0], n->v.p[1], n->v.p[2], dest);
             return n->v.link;
         }
-        return pxi_hull_support(s, pxi_hull_scan, d, dest);
+        return pxi_hull_support(s, pxi_hull_scan, s->hull.points, d, dest);
     case PX_SHAPE_USER:
         return s->user.fn(s->user.user_data, d, dest);
     default:
