@@ -1154,6 +1154,47 @@ static int scale_equivariance(void)
     return 0;
 }
 
+/* A user support function cannot bound its shape's size, so the touching band grows with the supports a run
+ * meets; the overlap query's separating-axis early out used the band of the supports seen so far and called
+ * apart a pair the distance query called touching (a zero-radius cylinder crossed by a segment 1e-6 deep,
+ * from helper-44's near-touching sweep). The same segment as a user shape, a raw hull and a segment shape:
+ * the two queries agree on each. */
+static const float overlap_user_pts[6] = { 0x1.40af8ap-2f, 0x1.7fbf3cp-2f, 0x1.2e6986p-1f,
+                                           -0x1.015c22p-2f, -0x1.2fa1d2p-1f, 0x1.3670ccp-1f };
+
+static int32_t overlap_user_support(const void* user, const vec3 d, vec3 dest)
+{
+    const float* p = (const float*)user;
+    int best = (p[3] * d[0] + p[4] * d[1]) + p[5] * d[2] > (p[0] * d[0] + p[1] * d[1]) + p[2] * d[2] ? 1 : 0;
+    dest[0] = p[3 * best];
+    dest[1] = p[3 * best + 1];
+    dest[2] = p[3 * best + 2];
+    return best;
+}
+
+static int overlap_agrees_user_shape(void)
+{
+    px_shape a = px_shape_cylinder(0x1.19245ap-1f, 0.0f);
+    px_shape bs[3] = { px_shape_user(overlap_user_support, overlap_user_pts), px_shape_hull(overlap_user_pts, 2),
+                       px_shape_segment(overlap_user_pts, overlap_user_pts + 3) };
+    px_transform ta = { { -0x1.c1723ap-2f, 0x1.80149p-1f, 0x1.098d96p-2f, 0x1.af427ep-2f },
+                        { 0x1.3d6862p-3f, -0x1.bee266p-3f, 0x1.96a136p-3f } };
+    px_transform tb = { { 0, 0, 1, 0 }, { 0x1.e63d3ap-1f, -0x1.b6d67p-4f, -0x1.9c67fcp-2f } };
+    for (int i = 0; i < 3; ++i)
+    {
+        px_gjk_result g;
+        bool overlap = false;
+        PX_CHECK_STATUS(px_gjk_distance_world(&a, &ta, &bs[i], &tb, NULL, &g), PX_OK);
+        PX_CHECK_STATUS(px_gjk_overlap_world(&a, &ta, &bs[i], &tb, NULL, &overlap), PX_OK);
+        if (overlap != (g.distance == 0.0f))
+        {
+            fprintf(stderr, "shape %d: distance %g but overlap %d\n", i, (double)g.distance, (int)overlap);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Adding 1e3 and 1e4 to both poses changes the distance by at most 16 FLT_EPSILON C. */
 static int large_offsets(void)
 {
@@ -2226,6 +2267,7 @@ int test_gjk(void)
     PX_RUN_SUBTEST(symmetry);
     PX_RUN_SUBTEST(scale_equivariance);
     PX_RUN_SUBTEST(large_offsets);
+    PX_RUN_SUBTEST(overlap_agrees_user_shape);
     PX_RUN_SUBTEST(relative_equals_world);
     PX_RUN_SUBTEST(warm_start);
     PX_RUN_SUBTEST(random_box_pairs_sat);
