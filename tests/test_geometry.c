@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "geometry/closest_point_internal.h"
 #include "proxima/proxima.h"
 #include "support/ref_geometry.h"
 #include "support/rng.h"
@@ -1347,6 +1348,23 @@ static int aabb_helpers(void)
     return 0;
 }
 
+/* The double-precision helpers GJK calls on request give NaN or false for degenerate input without dividing
+ * by zero (the sanitizer build aborts on a float division by zero: a zero-length simplex edge of a
+ * degenerate mesh triangle reached it, helper-43's sweep). */
+static int double_helpers_degenerate(void)
+{
+    const double a[3] = { 1e30, 2.0, -3.0 }, b[3] = { 1e30, 2.0, -3.0 }, c[3] = { 0.0, 0.0, 0.0 };
+    PX_CHECK(isnan(pxi_segment_param_double(a, b)));
+    PX_CHECK(isnan(pxi_segment_param_double(c, c)));
+    const double e[3] = { 2.0, 0.0, 0.0 };
+    PX_CHECK(fabs(pxi_segment_param_double(e, c) - 1.0) == 0.0); /* the origin is b itself */
+    double lam[3] = { 7.0, 7.0, 7.0 };
+    const double p[3] = { 1.0, 1.0, 1.0 }, q[3] = { 2.0, 2.0, 2.0 }, r[3] = { 3.0, 3.0, 3.0 };
+    PX_CHECK(!pxi_triangle_weights_double(p, q, r, lam)); /* collinear */
+    PX_CHECK(lam[0] == 7.0 && lam[1] == 7.0 && lam[2] == 7.0);
+    return 0;
+}
+
 int test_geometry(void)
 {
     build_perm4();
@@ -1364,5 +1382,6 @@ int test_geometry(void)
     PX_RUN_SUBTEST(scale_equivariance);
     PX_RUN_SUBTEST(feature_kind);
     PX_RUN_SUBTEST(aabb_helpers);
+    PX_RUN_SUBTEST(double_helpers_degenerate);
     PX_SUITE_END;
 }

@@ -514,6 +514,8 @@ static int slope_ties(void)
     /* edges of 2^40 (a helper's sweep): |n|^2 = 2^160 overflows float; the floor is still a floor */
     const float huge_flat[9] = { 0, 0, 0, 0, 0, 0x1p40f, 0x1p40f, 0, 0 };
     const float huge_ramp[9] = { 0, 0, 0, 0, -0x1p40f, 0x1p40f, 0x1p40f, 0, 0 };
+    /* edges near 2^63.75 (a review): 2^-64 left the normal's squares overflowing; 2^-66 does not */
+    const float top_ramp[9] = { 0, 0, 0, 0, -0x1.ap63f, 0x1.ap63f, 0x1.ap63f, 0, 0 };
     const int32_t tri[3] = { 0, 1, 2 };
     struct
     {
@@ -528,7 +530,7 @@ static int slope_ties(void)
         { wall, 180.0f, 0 },        { leaning, 90.0f, 63 },   { leaning, 89.0f, 0 },
         { down, 90.0f, 0 },         { down, 180.0f, 0 },      { point, 60.0f, 0 },
         { nan_tri, 60.0f, 0 },    { huge_flat, 0.1f, 63 },  { huge_ramp, 45.001f, 63 },
-        { huge_ramp, 44.999f, 0 },
+        { huge_ramp, 44.999f, 0 }, { top_ramp, 45.001f, 63 }, { top_ramp, 44.999f, 0 },
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i)
     {

@@ -74,8 +74,8 @@ PX_API px_manifold_config px_manifold_default_config(void);
 /// @param[out] result    Always written; zeroed on errors
 /// @return PX_OK (count may be 0); PX_WARN_MAX_ITERATIONS or PX_WARN_CAPACITY from the contact query (the
 ///         manifold is still built); PX_ERR_INVALID_ARGUMENT (NULL result, shape or pose, a negative or
-///         non-finite margin, a bad contact config), PX_ERR_NON_FINITE or PX_ERR_DEGENERATE_INPUT (as
-///         px_contact_relative), with the result zeroed.
+///         non-finite margin, a bad contact config), PX_ERR_NON_FINITE, PX_ERR_DEGENERATE_INPUT or
+///         PX_ERR_OUT_OF_RANGE (as px_contact_relative), with the result zeroed.
 PX_API PX_NODISCARD px_status px_manifold_world(const px_shape* a, const px_transform* ta, const px_shape* b,
                                                 const px_transform* tb, const px_manifold_config* config,
                                                 px_manifold* result);

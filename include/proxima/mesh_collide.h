@@ -60,7 +60,8 @@ typedef struct px_mesh_distance_result
 ///         result so far is returned); with the result cleared: PX_ERR_INVALID_ARGUMENT (NULL mesh, shape,
 ///         pose or result, a bad shape such as a negative size or an empty hull, max_distance < 0 or NaN),
 ///         PX_ERR_NON_FINITE (NaN or Inf in a pose, the shape or its hull points),
-///         PX_ERR_DEGENERATE_INPUT (zero quaternion).
+///         PX_ERR_DEGENERATE_INPUT (zero quaternion), PX_ERR_OUT_OF_RANGE (a triangle and the shape span
+///         more than PX_MAX_PAIR_SIZE).
 PX_API PX_NODISCARD px_status px_mesh_shape_distance(const px_mesh* mesh, const px_transform* mesh_pose,
                                                      const px_shape* shape, const px_transform* shape_pose,
                                                      float max_distance, px_mesh_distance_result* result);
@@ -104,7 +105,8 @@ typedef struct px_mesh_contact
 ///         PX_WARN_MAX_ITERATIONS when GJK or EPA hit a bound on a triangle (its best estimate is used);
 ///         with *count = 0: PX_ERR_INVALID_ARGUMENT (NULL mesh, shape, pose or count, contacts NULL with
 ///         capacity > 0, capacity < 0, a bad shape, margin < 0 or NaN), PX_ERR_NON_FINITE (NaN or Inf in a
-///         pose, the margin, the shape or its hull points), PX_ERR_DEGENERATE_INPUT (zero quaternion).
+///         pose, the margin, the shape or its hull points), PX_ERR_DEGENERATE_INPUT (zero quaternion),
+///         PX_ERR_OUT_OF_RANGE (a triangle and the shape span more than PX_MAX_PAIR_SIZE).
 ///         A capacity shortfall and an iteration bound together report PX_WARN_CAPACITY.
 PX_API PX_NODISCARD px_status px_mesh_shape_contacts(const px_mesh* mesh, const px_transform* mesh_pose,
                                                      const px_shape* shape, const px_transform* shape_pose,
@@ -147,7 +149,8 @@ typedef struct px_mesh_cast_result
 ///         of iterations or stalled (its best estimate, never past the contact, is used); with the result
 ///         cleared: PX_ERR_INVALID_ARGUMENT (NULL mesh, shape, pose, translation or result, a bad shape),
 ///         PX_ERR_NON_FINITE (NaN or Inf in a pose, the translation, the shape or its hull points),
-///         PX_ERR_DEGENERATE_INPUT (zero quaternion).
+///         PX_ERR_DEGENERATE_INPUT (zero quaternion), PX_ERR_OUT_OF_RANGE (a triangle, the shape and the
+///         translation span more than PX_MAX_PAIR_SIZE).
 PX_API PX_NODISCARD px_status px_mesh_shape_cast(const px_mesh* mesh, const px_transform* mesh_pose,
                                                  const px_shape* shape, const px_transform* shape_pose,
                                                  const vec3 translation, px_mesh_cast_result* result);

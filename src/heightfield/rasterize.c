@@ -1417,10 +1417,11 @@ px_status px_mark_walkable_triangles(float walkable_slope_degrees, const float* 
         if (length2 == INFINITY && isfinite(nx) && isfinite(ny) && isfinite(nz))
         {
             /* edges of 2^32 and more: |n|^2 overflows where Recast's would too (a flat floor read as a
-             * wall). Scaled by a power of two, exactly, the normal's direction is the same. */
-            nx *= 0x1p-64f;
-            ny *= 0x1p-64f;
-            nz *= 0x1p-64f;
+             * wall). Scaled by a power of two, exactly, the normal's direction is the same; by 2^-66 every
+             * finite component is below 2^62, so the sum of squares stays below 2^126. */
+            nx *= 0x1p-66f;
+            ny *= 0x1p-66f;
+            nz *= 0x1p-66f;
             length2 = nx * nx + ny * ny + nz * nz;
         }
         if (!(length2 > 0.0f))

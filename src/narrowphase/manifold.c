@@ -1180,6 +1180,13 @@ static px_status box_pair_manifold(const px_shape* a, const px_transform* ta, co
     {
         return status;
     }
+    /* the pair's size, as pxi_gjk_pair_range measures it for the other paths */
+    const float size = px_v3_norm(a->box.half_extents) + px_v3_norm(b->box.half_extents) + px_v3_norm(rel.p) +
+                       a->radius + b->radius;
+    if (size >= PX_MAX_PAIR_SIZE)
+    {
+        return PX_ERR_OUT_OF_RANGE;
+    }
     float abs_tolerance = contact != NULL ? contact->gjk.abs_tolerance : PX_GJK_ABS_TOLERANCE;
     float margin = config != NULL ? config->margin : PX_LINEAR_SLOP;
     *done = pxi_manifold_box_box(a, b, &rel, abs_tolerance, margin, local);
