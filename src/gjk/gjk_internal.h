@@ -42,6 +42,20 @@ typedef struct pxi_gjk_pair
 
 void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b, const px_transform* b_in_a);
 
+/* sign v / |v| into dest, given vv = |v|^2 > 0. A subnormal vv (pairs near 2^-60) is too rough for a unit
+ * result, and then v's largest component is divided out first; otherwise the plain quotient, which is the
+ * cheaper one on GJK's answers. */
+static inline void pxi_unit_from(const vec3 v, float vv, float sign, vec3 dest)
+{
+    if (PX_LIKELY(vv >= 0x1p-100f))
+    {
+        px_v3_scale(v, sign / sqrtf(vv), dest);
+        return;
+    }
+    px_v3_scale(v, sign, dest);
+    (void)px_v3_normalize_any(dest, dest);
+}
+
 /* PX_ERR_OUT_OF_RANGE when the pair's size (its bound on |w| plus the radii and `extra`, a cast's
  * translation) reaches PX_MAX_PAIR_SIZE or overflowed: the squares GJK forms would overflow float. PX_OK
  * otherwise, also when the size is unknown (user shapes) or NaN (NaN hull points, which the scans report). */

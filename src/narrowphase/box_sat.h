@@ -227,12 +227,58 @@ static inline void pxi_box_support(const float* h, const vec3 d, vec3 dest)
     }
 }
 
-/* Closest points c1 on segment p1-q1 and c2 on p2-q2 (Ericson, RTCD 5.1.9, with the parallel and
- * degenerate cases taken explicitly). Either segment may be a point. The parameters are solved in double:
- * the parallel test compares fourth powers of lengths, which in float overflow from lengths of about 2^31
- * and vanish below about 2^-31 (a scale sweep of capsule pairs met both: crossing segments taken for
- * parallel ones). */
-static inline void pxi_closest_segment_segment(const vec3 p1, const vec3 q1, const vec3 p2, const vec3 q2,
+/* pxi_closest_segment_segment in float, for segments whose fourth powers of lengths stay normal floats. */
+static inline void pxi_closest_segment_segment_float(const vec3 p1, const vec3 q1, const vec3 p2, const vec3 q2,
+                                               vec3 c1, vec3 c2)
+{
+    vec3 d1, d2, r;
+    px_v3_sub(q1, p1, d1);
+    px_v3_sub(q2, p2, d2);
+    px_v3_sub(p1, p2, r);
+    float a = px_v3_norm2(d1), e = px_v3_norm2(d2), f = px_v3_dot(d2, r);
+    float s, t;
+    if (!(a > 0.0f) && !(e > 0.0f))
+    {
+        s = t = 0.0f;
+    }
+    else if (!(a > 0.0f))
+    {
+        s = 0.0f;
+        t = px_clampf(f / e, 0.0f, 1.0f);
+    }
+    else
+    {
+        float c = px_v3_dot(d1, r);
+        if (!(e > 0.0f))
+        {
+            t = 0.0f;
+            s = px_clampf(-c / a, 0.0f, 1.0f);
+        }
+        else
+        {
+            float b = px_v3_dot(d1, d2);
+            float denom = a * e - b * b; /* >= 0; 0 when parallel */
+            /* parallel (within rounding): any s works; take 0 and let t and the re-clamp of s decide */
+            s = denom > 1.0e-12f * a * e ? px_clampf((b * f - c * e) / denom, 0.0f, 1.0f) : 0.0f;
+            t = (b * s + f) / e;
+            if (t < 0.0f)
+            {
+                t = 0.0f;
+                s = px_clampf(-c / a, 0.0f, 1.0f);
+            }
+            else if (t > 1.0f)
+            {
+                t = 1.0f;
+                s = px_clampf((b - c) / a, 0.0f, 1.0f);
+            }
+        }
+    }
+    px_v3_mad(p1, s, d1, c1);
+    px_v3_mad(p2, t, d2, c2);
+}
+
+/* pxi_closest_segment_segment with its parameters solved in double. */
+static inline void pxi_closest_segment_segment_double(const vec3 p1, const vec3 q1, const vec3 p2, const vec3 q2,
                                                vec3 c1, vec3 c2)
 {
     vec3 d1, d2;
@@ -288,6 +334,35 @@ static inline void pxi_closest_segment_segment(const vec3 p1, const vec3 q1, con
     }
     px_v3_mad(p1, (float)s, d1, c1);
     px_v3_mad(p2, (float)t, d2, c2);
+}
+
+
+/* Closest points c1 on segment p1-q1 and c2 on p2-q2 (Ericson, RTCD 5.1.9, with the parallel and
+ * degenerate cases taken explicitly). Either segment may be a point. The parallel test compares fourth
+ * powers of lengths, which in float overflow from lengths of about 2^31 and vanish below about 2^-31 (a
+ * scale sweep of capsule pairs met both: crossing segments taken for parallel ones), so segments longer
+ * than 2^24 or shorter than 2^-24 (but not points), or farther apart than 2^24, are solved in double; the
+ * float code, as fast as before, takes the rest. */
+static inline void pxi_closest_segment_segment(const vec3 p1, const vec3 q1, const vec3 p2, const vec3 q2,
+                                               vec3 c1, vec3 c2)
+{
+    float l1 = 0.0f, l2 = 0.0f, o = 0.0f;
+    for (int k = 0; k < 3; ++k)
+    {
+        l1 = px_maxf(l1, fabsf(q1[k] - p1[k]));
+        l2 = px_maxf(l2, fabsf(q2[k] - p2[k]));
+        o = px_maxf(o, fabsf(p1[k] - p2[k]));
+    }
+    const bool l1_ok = l1 == 0.0f || (l1 >= 0x1p-24f && l1 <= 0x1p24f);
+    const bool l2_ok = l2 == 0.0f || (l2 >= 0x1p-24f && l2 <= 0x1p24f);
+    if (PX_LIKELY(l1_ok && l2_ok && o <= 0x1p24f))
+    {
+        pxi_closest_segment_segment_float(p1, q1, p2, q2, c1, c2);
+    }
+    else
+    {
+        pxi_closest_segment_segment_double(p1, q1, p2, q2, c1, c2);
+    }
 }
 
 /* The supporting edges of edge axis k (6..14) for unit normal n (A to B), frame A: A's edge a0-a1 along e_i

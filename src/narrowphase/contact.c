@@ -424,8 +424,7 @@ static bool refine_stuck_face(const pxi_gjk_pair* pair, const px_gjk_config* gjk
     }
     vec3 pa, pb, m;
     pxi_simplex_witness(&st.simplex, pa, pb);
-    px_v3_negate(st.v, m); /* v = pa - pb: m points from A to B */
-    (void)px_v3_normalize_any(m, m); /* scaled first: |v|^2 can be subnormal on tiny pairs */
+    pxi_unit_from(st.v, st.vv, -1.0f, m); /* v = pa - pb: m points from A to B */
     const float om = overlap_along(pair, m);
     if (!(om < epa->depth) || !px_v3_is_finite(pa))
     {
@@ -480,10 +479,7 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
         vec3 pa, pb, n;
         pxi_simplex_witness(&st.simplex, pa, pb);
         float core = sqrtf(st.vv);
-        /* v = pa - pb points from B to A; normalized with its largest component divided out first, since
-         * |v|^2 can be subnormal on tiny pairs (2^-59) and its square root then too rough for a unit n */
-        px_v3_negate(st.v, n);
-        (void)px_v3_normalize_any(n, n);
+        pxi_unit_from(st.v, st.vv, -1.0f, n); /* v = pa - pb points from B to A */
         contact_from_cores(pa, pb, n, core, ra, rb, r);
         if (core <= pxi_gjk_touch_radius(ra + rb, st.band_w, gjk.abs_tolerance) && r->distance > 0.0f)
         {
@@ -524,8 +520,7 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
          * direction shows them touching and EPA found more depth than that direction allows: the depth is
          * the least overlap over all directions, and on thin shapes rounding tilts the normals of EPA's
          * faces enough to miss the touching one (see box_axis_touching). */
-        px_v3_negate(st.v, axis); /* GJK's direction, a valid normal if they touch */
-        (void)px_v3_normalize_any(axis, axis);
+        pxi_unit_from(st.v, st.vv, -1.0f, axis); /* GJK's direction, a valid normal if they touch */
         touching = epa.depth > 2.0f * band ? overlap_along(pair, axis) <= 2.0f * band
                                            : epa.exit == PXI_EPA_EXIT_BROKEN && epa.depth <= 2.0f * band;
     }

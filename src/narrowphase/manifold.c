@@ -1180,10 +1180,14 @@ static px_status box_pair_manifold(const px_shape* a, const px_transform* ta, co
     {
         return status;
     }
-    /* the pair's size, as pxi_gjk_pair_range measures it for the other paths */
-    const float size = px_v3_norm(a->box.half_extents) + px_v3_norm(b->box.half_extents) + px_v3_norm(rel.p) +
-                       a->radius + b->radius;
-    if (size >= PX_MAX_PAIR_SIZE)
+    /* the pair's size, bounded as pxi_gjk_pair_range bounds it for the other paths, by sums of absolute
+     * components (no square roots on the box pair's hot path) */
+    float size = a->radius + b->radius;
+    for (int k = 0; k < 3; ++k)
+    {
+        size += (a->box.half_extents[k] + b->box.half_extents[k]) + fabsf(rel.p[k]);
+    }
+    if (!(size < PX_MAX_PAIR_SIZE))
     {
         return PX_ERR_OUT_OF_RANGE;
     }
