@@ -3360,6 +3360,11 @@ static int bad_input_test(void)
     bad = def;
     memset(bad.pose.q, 0, sizeof(versor));
     PX_CHECK_STATUS(px_world_create_body(sw, &bad, &id), PX_ERR_DEGENERATE_INPUT);
+    /* a sphere no pair query could take (helper-43: one made px_world_proximity fail for every threshold) */
+    bad = def;
+    bad.mesh = NULL;
+    bad.shape = px_shape_sphere(0x1p61f);
+    PX_CHECK_STATUS(px_world_create_body(sw, &bad, &id), PX_ERR_OUT_OF_RANGE);
     PX_CHECK(id.index == 0 && id.generation == 0u);
     PX_CHECK(px_world_body_count(sw) == live);
 

@@ -126,7 +126,9 @@ extern "C"
     /// @return PX_OK; PX_ERR_INVALID_ARGUMENT (NULL world, def or id, def not from px_body_default_def(), a bad
     ///         type, a shape that px_shape_validate refuses when mesh is NULL), PX_ERR_NON_FINITE (NaN or Inf
     ///         in the pose), PX_ERR_DEGENERATE_INPUT (zero quaternion), PX_ERR_OUT_OF_MEMORY,
-    ///         PX_ERR_UNSUPPORTED (more than PX_WORLD_MAX_BODIES bodies). The world is unchanged on errors.
+    ///         PX_ERR_UNSUPPORTED (more than PX_WORLD_MAX_BODIES bodies), PX_ERR_OUT_OF_RANGE (a shape whose
+    ///         extent and radius reach half of PX_MAX_PAIR_SIZE: no pair query could take it). The world is
+    ///         unchanged on errors.
     PX_API PX_NODISCARD px_status px_world_create_body(px_world* world, const px_body_def* def, px_body_id* id);
 
     /// Remove a body; its pairs and contacts disappear at the next update.
