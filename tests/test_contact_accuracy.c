@@ -1333,6 +1333,49 @@ static const pxt_frozen_case reg_epa_stuck_smaller_case = { "reg_epa_stuck_small
     { -0x1.7cb11cp-2f, 0x1.9bb66cp-4f, 0x1.a7f3eep-1f, 0x1.a1444p-2f },
     { 0x1.d69a06p+3f, 0x1.5e2c42p+4f, -0x1.dc3216p+2f } };
 
+/* A box 0.05 thin (S 760, coordinates near 400) and a segment, overlapping by depth* 5.3e-4, inside
+ * the touching band's few hundred widths: GJK's distance 2.8e-3 was right within tolerance, but its
+ * normal, the direction of a v that small, carried the simplex's rounding, and the overlap along it was
+ * 0.82 (tau 0.76). Now GJK with B moved off along it gives the normal (seed 9, sample 76934, minimized). */
+static const float reg_near_normal_gjk_b[] = {
+    0x1.97b7d2p+7f, -0x1.980eb4p+8f, -0x1.862c4cp+6f, -0x1.b71726p+5f, 0x1.237808p+8f, 0x1.5013bap+5f
+};
+static const pxt_frozen_case reg_near_normal_gjk_case = { "reg_near_normal_gjk", PXT_K_FLAT_TETRA,
+    1, 0, { 0x1.be9632p-5f, 0x1.824d3p+2f, 0x1.77b1d8p+7f }, NULL,
+    0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_near_normal_gjk_b,
+    { -0x1.4488e6p-21f, 0x1.5038a8p-23f, 0x1.409baap-21f, 0x1p+0f },
+    { 0x1.34f162p+6f, 0x1.f224c4p+7f, 0x1.6c7b1cp+6f },
+    { -0x1.4488e4p-21f, 0x1.5038b6p-23f, 0x1.409bacp-21f, 0x1p+0f },
+    { 0x1.ed162p+6f, -0x1.8930aap+3f, 0x1.e38576p+7f } };
+
+/* A flat triangle and a segment touching within rounding (depth* 1.2e-9, S 5.1): EPA answered depth 0
+ * along a normal whose overlap was 0.56 (tau 5.1e-3); now refined as above (seed 10, sample 90797,
+ * minimized). */
+static const float reg_near_normal_epa_a[] = {
+    -0x1.b4a4a6p-1f, 0x1.36b4b8p-14f, 0x0p+0f, -0x1.b336acp-1f, 0x1.de4bdcp-11f, 0x0p+0f,
+    -0x1.b4a5dcp-1f, 0x1.b8fda6p-15f, 0x0p+0f
+};
+static const float reg_near_normal_epa_b[] = {
+    0x1.4b0172p-2f, -0x1.261e6ap+1f, -0x1.d92d0cp-4f, -0x1.4b53f8p+0f, 0x1.42c896p+1f, 0x1.c693fap-3f
+};
+static const pxt_frozen_case reg_near_normal_epa_case = { "reg_near_normal_epa", PXT_K_POLYGON,
+    0, 3, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_near_normal_epa_a,
+    0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_near_normal_epa_b,
+    { -0x1.28846cp-2f, -0x1.189bd4p-1f, 0x1.5bca88p-2f, -0x1.6a30f2p-1f },
+    { 0x1.39cd94p-3f, -0x1.49fa74p-1f, -0x1.3e9836p-1f },
+    { 0x1.c3241cp-2f, 0x1.5e334ap-2f, 0x1.17305p-3f, 0x1.a333aep-1f },
+    { 0x1.060478p-5f, 0x1.2556b4p-1f, 0x1.21de02p+1f } };
+
+static int reg_near_normal_gjk(void)
+{
+    return run_frozen(&reg_near_normal_gjk_case);
+}
+
+static int reg_near_normal_epa(void)
+{
+    return run_frozen(&reg_near_normal_epa_case);
+}
+
 static int reg_point_plate_stuck(void)
 {
     return run_frozen(&reg_point_plate_stuck_case);
@@ -1441,6 +1484,8 @@ int test_contact_accuracy(void)
     PX_RUN_SUBTEST(reg_touching_witness_segments);
     PX_RUN_SUBTEST(reg_point_plate_stuck);
     PX_RUN_SUBTEST(reg_epa_stuck_smaller);
+    PX_RUN_SUBTEST(reg_near_normal_gjk);
+    PX_RUN_SUBTEST(reg_near_normal_epa);
     PX_RUN_SUBTEST(random_pairs);
     PX_SUITE_END;
 }

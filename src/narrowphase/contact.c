@@ -437,6 +437,38 @@ static bool refine_stuck_face(const pxi_gjk_pair* pair, const px_gjk_config* gjk
     return true;
 }
 
+/* A normal from a simplex within a few hundred touching bands of the origin carries that simplex's
+ * rounding relative to its tiny |v|, and can be tilted enough that the overlap along it exceeds the depth
+ * by more than any tolerance (seed 9, sample 76934: 0.82 along GJK's normal, S 760, depth* 5.7e-4). When
+ * the overlap along n contradicts the expected one (-distance, or the depth) by more than `slack`, GJK with
+ * B moved off along n by `gap` finds the cores apart by about the gap, where the direction between its
+ * closest points is well conditioned; n becomes that direction when the overlap along it is smaller. */
+static bool refine_near_normal(const pxi_gjk_pair* pair, const px_gjk_config* gjk, float expected_overlap,
+                               float slack, float gap, vec3 n)
+{
+    const float on = overlap_along(pair, n);
+    if (!(on > expected_overlap + slack) || !(gap > 0.0f && gap < INFINITY))
+    {
+        return false; /* consistent (or NaN: left to the result guard) */
+    }
+    pxi_gjk_pair moved = *pair;
+    moved.climb_start = moved.climb_storage; /* a copied pair must use its own climb state */
+    px_v3_mad(moved.pos_b, gap, n, moved.pos_b);
+    pxi_gjk_state st;
+    if (pxi_gjk_run(&moved, gjk, NULL, -1.0f, &st) < 0 || st.exit == PX_GJK_EXIT_OVERLAP || !(st.vv > 0.0f))
+    {
+        return false;
+    }
+    vec3 m;
+    pxi_unit_from(st.v, st.vv, -1.0f, m); /* v = pa - pb: m points from A to B */
+    if (!(overlap_along(pair, m) < on))
+    {
+        return false;
+    }
+    px_v3_copy(m, n);
+    return true;
+}
+
 static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config* config, px_simplex_cache* cache,
                               px_contact* r)
 {
@@ -480,6 +512,11 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
         pxi_simplex_witness(&st.simplex, pa, pb);
         float core = sqrtf(st.vv);
         pxi_unit_from(st.v, st.vv, -1.0f, n); /* v = pa - pb points from B to A */
+        const float band = pxi_gjk_touch_radius(0.0f, st.band_w, gjk.abs_tolerance);
+        if (core <= PXI_TOUCH_WITNESS_GAP * band)
+        {
+            (void)refine_near_normal(pair, &gjk, -core, 4.0f * band, PXI_TOUCH_WITNESS_GAP * band, n);
+        }
         contact_from_cores(pa, pb, n, core, ra, rb, r);
         if (core <= pxi_gjk_touch_radius(ra + rb, st.band_w, gjk.abs_tolerance) && r->distance > 0.0f)
         {
@@ -538,7 +575,9 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
     }
     if (epa.depth <= 2.0f * band)
     {
-        /* touching within rounding: EPA's witness is the polytope's, as ill-conditioned as it is thin */
+        /* touching within rounding: EPA's normal and witness are the polytope's, as ill-conditioned as it
+         * is thin */
+        (void)refine_near_normal(pair, &gjk, epa.depth, 4.0f * band, PXI_TOUCH_WITNESS_GAP * band, epa.normal);
         (void)separated_witness(pair, &gjk, epa.normal, 0.0f, PXI_TOUCH_WITNESS_GAP * band, epa.point_a);
     }
     else if (epa.stuck_face &&
