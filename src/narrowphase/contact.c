@@ -348,6 +348,18 @@ static bool box_axis_touching(const pxi_gjk_pair* pair, float margin, vec3 norma
     return false;
 }
 
+/* GJK on the pair with B moved by `move` along n (A to B): true when it ran and found the cores apart, its
+ * state in st. The refinements below use it: apart by a gap well above the rounding, GJK's closest points
+ * and direction are well conditioned where a touching simplex's are not. */
+static bool gjk_moved_apart(const pxi_gjk_pair* pair, const px_gjk_config* gjk, const vec3 n, float move,
+                            pxi_gjk_state* st)
+{
+    pxi_gjk_pair moved = *pair;
+    moved.climb_start = moved.climb_storage; /* a copied pair must use its own climb state */
+    px_v3_mad(moved.pos_b, move, n, moved.pos_b);
+    return pxi_gjk_run(&moved, gjk, NULL, -1.0f, st) >= 0 && st->exit != PX_GJK_EXIT_OVERLAP && st->vv > 0.0f;
+}
+
 /* Gap for separated_witness, in touching bands: well above the band, far below any feature that matters (a
  * sweep of 32, 256 and 2048 over seven seeds of contact_accuracy: 256 best). */
 #define PXI_TOUCH_WITNESS_GAP 256.0f
@@ -369,11 +381,8 @@ static bool separated_witness(const pxi_gjk_pair* pair, const px_gjk_config* gjk
     {
         return false; /* no normal (a degenerate EPA answer), or no usable gap */
     }
-    pxi_gjk_pair moved = *pair;
-    moved.climb_start = moved.climb_storage; /* a copied pair must use its own climb state */
-    px_v3_mad(moved.pos_b, move, n, moved.pos_b);
     pxi_gjk_state st;
-    if (pxi_gjk_run(&moved, gjk, NULL, -1.0f, &st) < 0 || st.exit == PX_GJK_EXIT_OVERLAP || !(st.vv > 0.0f))
+    if (!gjk_moved_apart(pair, gjk, n, move, &st))
     {
         return false;
     }
@@ -414,11 +423,8 @@ static bool refine_stuck_face(const pxi_gjk_pair* pair, const px_gjk_config* gjk
     {
         return false;
     }
-    pxi_gjk_pair moved = *pair;
-    moved.climb_start = moved.climb_storage; /* a copied pair must use its own climb state */
-    px_v3_mad(moved.pos_b, move, epa->normal, moved.pos_b);
     pxi_gjk_state st;
-    if (pxi_gjk_run(&moved, gjk, NULL, -1.0f, &st) < 0 || st.exit == PX_GJK_EXIT_OVERLAP || !(st.vv > 0.0f))
+    if (!gjk_moved_apart(pair, gjk, epa->normal, move, &st))
     {
         return false;
     }
@@ -451,11 +457,8 @@ static bool refine_near_normal(const pxi_gjk_pair* pair, const px_gjk_config* gj
     {
         return false; /* consistent (or NaN: left to the result guard) */
     }
-    pxi_gjk_pair moved = *pair;
-    moved.climb_start = moved.climb_storage; /* a copied pair must use its own climb state */
-    px_v3_mad(moved.pos_b, gap, n, moved.pos_b);
     pxi_gjk_state st;
-    if (pxi_gjk_run(&moved, gjk, NULL, -1.0f, &st) < 0 || st.exit == PX_GJK_EXIT_OVERLAP || !(st.vv > 0.0f))
+    if (!gjk_moved_apart(pair, gjk, n, gap, &st))
     {
         return false;
     }
