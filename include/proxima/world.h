@@ -127,8 +127,8 @@ extern "C"
     ///         type, a shape that px_shape_validate refuses when mesh is NULL), PX_ERR_NON_FINITE (NaN or Inf
     ///         in the pose), PX_ERR_DEGENERATE_INPUT (zero quaternion), PX_ERR_OUT_OF_MEMORY,
     ///         PX_ERR_UNSUPPORTED (more than PX_WORLD_MAX_BODIES bodies), PX_ERR_OUT_OF_RANGE (a shape whose
-    ///         extent and radius reach half of PX_MAX_PAIR_SIZE: no pair query could take it). The world is
-    ///         unchanged on errors.
+    ///         extent and radius reach half of PX_MAX_PAIR_SIZE: it could pair with nothing of its size).
+    ///         The world is unchanged on errors.
     PX_API PX_NODISCARD px_status px_world_create_body(px_world* world, const px_body_def* def, px_body_id* id);
 
     /// Remove a body; its pairs and contacts disappear at the next update.
@@ -296,7 +296,7 @@ extern "C"
     /// @param[out] count  Number of pairs within threshold (may exceed capacity: the first capacity in order)
     /// @return PX_OK; PX_WARN_CAPACITY; PX_WARN_MAX_ITERATIONS; PX_ERR_INVALID_ARGUMENT (NULL world or count,
     ///         threshold < 0 or NaN, pairs NULL with capacity > 0); PX_ERR_OUT_OF_MEMORY (scratch for the
-    ///         candidate pairs).
+    ///         candidate pairs); PX_ERR_OUT_OF_RANGE (a candidate pair larger than PX_MAX_PAIR_SIZE).
     PX_API PX_NODISCARD px_status px_world_proximity(px_world* world, float threshold,
                                                      px_world_proximity_pair* pairs, int capacity, int* count);
 

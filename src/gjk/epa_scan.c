@@ -133,8 +133,8 @@ __attribute__((target("avx2"))) static int32_t soa_scan8_avx2(const float* soa, 
     return (int32_t)__builtin_ctz((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(dot, m, _CMP_EQ_OQ)));
 }
 
-/* For copies whose dot products are known finite (GJK's, gjk.c: its packed scans have seen every point, and
- * the pair's size bounds every product): blocks of 32 points, each reduced to its maximum lane by lane, and a
+/* For copies whose dot products are known finite (GJK's, gjk.c: the copies are checked finite as they are
+ * made, and the pair's size bounds every product): blocks of 32 points, each reduced to its maximum lane by lane, and a
  * lane's block number kept only when its maximum beats that lane's best so far; the first block holding the
  * overall maximum is then searched for its first point holding it. Per eight points that is loads, the dot
  * products and one maximum, against the one-pass scan's index bookkeeping and non-finite check; the index is
@@ -183,6 +183,10 @@ __attribute__((target("avx2"))) static int32_t soa_scan_finite_avx2(const float*
             mask |= (unsigned)_mm256_movemask_ps(
                         _mm256_cmp_ps(soa_dot8(xs + j, ys + j, zs + j, dx, dy, dz), mx, _CMP_EQ_OQ))
                     << (8 * k);
+        }
+        if (mask == 0)
+        {
+            return PXI_SUPPORT_NON_FINITE; /* no finite maximum: dots the caller promised finite were not */
         }
         bi = i + __builtin_ctz(mask);
     }

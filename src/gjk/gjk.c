@@ -262,7 +262,10 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
         /* Start direction: the cached axis, else from B's origin towards A's (A - B sits around -p_b). */
         if (cache != NULL && px_v3_norm2(cache->axis) > 0.0f && px_v3_is_finite(cache->axis))
         {
-            px_v3_copy(cache->axis, st->v);
+            /* only its direction counts, and the caller sets its length: made unit, so that the first
+             * supports' products stay bounded as the pair's size bounds the later ones (the transposed
+             * copies' scan relies on that: a review's axis of 3e38 overflowed them) */
+            (void)px_v3_normalize_any(cache->axis, st->v);
         }
         else
         {

@@ -1180,14 +1180,18 @@ static px_status box_pair_manifold(const px_shape* a, const px_transform* ta, co
     {
         return status;
     }
-    /* the pair's size, bounded as pxi_gjk_pair_range bounds it for the other paths, by sums of absolute
-     * components (no square roots on the box pair's hot path) */
+    /* the pair's size as pxi_gjk_pair_range measures it for the other paths; sums of absolute components
+     * bound it from above, so the square roots run only for pairs near the limit (a review: the sums
+     * alone refused box pairs px_contact_world accepts) */
     float size = a->radius + b->radius;
     for (int k = 0; k < 3; ++k)
     {
         size += (a->box.half_extents[k] + b->box.half_extents[k]) + fabsf(rel.p[k]);
     }
-    if (!(size < PX_MAX_PAIR_SIZE))
+    if (PX_UNLIKELY(!(size < PX_MAX_PAIR_SIZE)) &&
+        !(px_v3_norm(a->box.half_extents) + px_v3_norm(b->box.half_extents) + px_v3_norm(rel.p) + a->radius +
+              b->radius <
+          PX_MAX_PAIR_SIZE))
     {
         return PX_ERR_OUT_OF_RANGE;
     }

@@ -264,8 +264,9 @@ px_status px_world_create_body(px_world* world, const px_body_def* def, px_body_
         {
             return status;
         }
-        /* A shape half as large as PX_MAX_PAIR_SIZE could take part in no pair query (each would refuse it,
-         * and one refused pair fails a whole world query): refused here instead. */
+        /* A shape half as large as PX_MAX_PAIR_SIZE could pair with nothing of its own size (each pair
+         * query would refuse the pair): refused here. Smaller bodies can still form pairs too large, far
+         * apart with overlapping boxes; the world's queries then report PX_ERR_OUT_OF_RANGE. */
         const float bound = pxi_shape_bound(&def->shape);
         if (bound >= 0.0f && !(bound + def->shape.radius < 0.5f * PX_MAX_PAIR_SIZE))
         {
