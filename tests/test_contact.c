@@ -13,6 +13,7 @@
 #include "oracle/sat_depth.h"
 #include "proxima/proxima.h"
 #include "support/rng.h"
+#include "support/scaled_shapes.h"
 #include "test.h"
 
 typedef long double ld;
@@ -910,14 +911,14 @@ static int scale_equivariance(void)
     /* the last ones only must give a valid contact: below 2^-52 distances differ by more than 1e-6 S */
     static const int exps[] = { 0, -50, -40, -35, -30, -25, -20, 20, 25, 30, 35, 40, 50, 56, -56, -60, -64 };
     int failed = 0;
-    for (int k = 0; k < 72; ++k)
+    for (int k = 0; k < 98; ++k)
     {
         double qa[4], qb[4], u[3];
         px_rng_quat(&r, qa);
         px_rng_quat(&r, qb);
         px_rng_unit_vector(&r, u);
         double dist = (k % 3 == 2) ? 2.5 : 0.3 + 0.2 * (k % 3);
-        int types[2] = { k % 6, (k / 6) % 6 };
+        int types[2] = { k % PXT_SCALED_KINDS, (k / PXT_SCALED_KINDS) % PXT_SCALED_KINDS };
         px_contact ref;
         memset(&ref, 0, sizeof(ref));
         for (size_t ei = 0; ei < sizeof(exps) / sizeof(exps[0]); ++ei)
@@ -928,33 +929,7 @@ static int scale_equivariance(void)
             {
                 hs[i] = cloud[i] * sc;
             }
-            px_shape sh[2];
-            for (int side = 0; side < 2; ++side)
-            {
-                const vec3 h = { 0.9f * sc, 0.4f * sc, 0.6f * sc };
-                switch (types[side])
-                {
-                case 0:
-                    sh[side] = px_shape_box(h);
-                    break;
-                case 1:
-                    sh[side] = px_shape_sphere(0.7f * sc);
-                    break;
-                case 2:
-                    sh[side] = px_shape_capsule(0.6f * sc, 0.3f * sc);
-                    break;
-                case 3:
-                    sh[side] = px_shape_cylinder(0.5f * sc, 0.6f * sc);
-                    break;
-                case 4:
-                    sh[side] = px_shape_box(h); /* rounded box */
-                    sh[side].radius = 0.125f * sc;
-                    break;
-                default:
-                    sh[side] = px_shape_hull(hs, 16);
-                    break;
-                }
-            }
+            px_shape sh[2] = { pxt_scaled_shape(types[0], sc, hs, 16), pxt_scaled_shape(types[1], sc, hs, 16) };
             px_transform ta = pose(qa[0], qa[1], qa[2], 2.0 * acos(qa[3]), 0, 0, 0);
             px_transform tb = pose(qb[0], qb[1], qb[2], 2.0 * acos(qb[3]), dist * u[0], dist * u[1], dist * u[2]);
             for (int c = 0; c < 3; ++c)

@@ -18,6 +18,7 @@
 #include "support/dquat.h"
 #include "support/ref_geometry.h"
 #include "support/rng.h"
+#include "support/scaled_shapes.h"
 #include "test.h"
 
 #define GJK_PI 3.14159265358979323846
@@ -1078,36 +1079,8 @@ static int scale_equivariance(void)
             {
                 hs[i] = hull[i] * sc;
             }
-            for (int side = 0; side < 2; ++side)
-            {
-                int t = side ? tb_type : ta_type;
-                const float h[3] = { 0.9f * sc, 0.4f * sc, 0.6f * sc };
-                switch (t)
-                {
-                case 0:
-                    sh[side] = px_shape_box(h);
-                    break;
-                case 1:
-                    sh[side] = px_shape_sphere(0.7f * sc);
-                    break;
-                case 2:
-                    sh[side] = px_shape_capsule(0.6f * sc, 0.3f * sc);
-                    break;
-                case 3:
-                    sh[side] = px_shape_cylinder(0.5f * sc, 0.6f * sc);
-                    break;
-                case 4:
-                    sh[side] = px_shape_cone(0.7f * sc, 0.5f * sc);
-                    break;
-                case 5:
-                    sh[side] = px_shape_box(h); /* rounded box */
-                    sh[side].radius = 0.125f * sc;
-                    break;
-                default:
-                    sh[side] = px_shape_hull(hs, 16);
-                    break;
-                }
-            }
+            sh[0] = pxt_scaled_shape(ta_type, sc, hs, 16);
+            sh[1] = pxt_scaled_shape(tb_type, sc, hs, 16);
             px_transform ta = to_px(&pa), tb = to_px(&pb);
             for (int c = 0; c < 3; ++c)
             {
