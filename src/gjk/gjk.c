@@ -97,13 +97,13 @@ void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b,
     pair->climb_storage[0] = -1; /* cold: each climb starts from its hull's seed for the direction */
     pair->climb_storage[1] = -1;
     pair->climb_start = pair->climb_storage;
-    pair->copies = false;
+    pair->copies = 0;
     if (PX_UNLIKELY((a->type == PX_SHAPE_HULL && a->hull.count >= GJK_SOA_MIN_POINTS) ||
                     (b->type == PX_SHAPE_HULL && b->hull.count >= GJK_SOA_MIN_POINTS)))
     {
         bool ta, tb;
         gjk_copies_wanted(pair, &ta, &tb);
-        pair->copies = ta || tb;
+        pair->copies = (uint8_t)((ta ? 1 : 0) | (tb ? 2 : 0));
     }
 }
 
@@ -178,13 +178,14 @@ static bool warm_start(const pxi_gjk_pair* pair, const px_simplex_cache* cache, 
  * and Inf as they are made (a cloud with one keeps its packed scan, which reports it), and the pair's size
  * bounds every product (gjk_copies_wanted). The pair copy shares the pair's climb state. Kept out of line,
  * so that runs without copies do not set up its 24 KB frame. */
-static PX_NOINLINE px_status gjk_run_transposed(const pxi_gjk_pair* pair, bool ta, bool tb,
-                                                const px_gjk_config* config, px_simplex_cache* cache,
-                                                float separation_radius, pxi_gjk_state* st)
+static PX_NOINLINE px_status gjk_run_transposed(const pxi_gjk_pair* pair, const px_gjk_config* config,
+                                                px_simplex_cache* cache, float separation_radius,
+                                                pxi_gjk_state* st)
 {
     float buffer[3 * PXI_EPA_SOA_POINTS];
+    const bool ta = (pair->copies & 1) != 0, tb = (pair->copies & 2) != 0;
     pxi_gjk_pair copy = *pair;
-    copy.copies = false;
+    copy.copies = 0;
     const int na = ta ? pair->a->hull.count : 0;
     if (ta && pxi_epa_soa_from_packed(pair->a->hull.points, na, buffer))
     {
@@ -205,11 +206,9 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
     /* Not for runs that usually end in an iteration or two, too few to pay for the copies: warm starts
      * (bench_gjk's warm repeats at 1024 points: 1.1 iterations, 3.3 us with copies, 1.5 without) and
      * overlap queries, which stop at the first separating axis (1.3 -> 2.0 us at 1024 points). */
-    if (PX_UNLIKELY(pair->copies) && (cache == NULL || cache->count == 0) && separation_radius < 0.0f)
+    if (PX_UNLIKELY(pair->copies != 0) && (cache == NULL || cache->count == 0) && separation_radius < 0.0f)
     {
-        bool ta, tb;
-        gjk_copies_wanted(pair, &ta, &tb);
-        return gjk_run_transposed(pair, ta, tb, config, cache, separation_radius, st);
+        return gjk_run_transposed(pair, config, cache, separation_radius, st);
     }
     px_simplex* s = &st->simplex;
     const float rel = config->rel_tolerance;

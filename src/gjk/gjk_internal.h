@@ -24,7 +24,7 @@ typedef struct pxi_gjk_pair
      * same index. */
     const float* scanned_a;
     const float* scanned_b;
-    bool copies; /* GJK scans some of the hulls through transposed copies (gjk.c) */
+    uint8_t copies; /* hulls GJK scans through transposed copies (gjk.c): 1 for A, 2 for B */
     /* Bound on |w| for every w of this pair (|p_b| plus the shapes' bounding radii), or -1 when a shape
      * cannot tell (user support functions). It scales the touching band, so the band is the same whatever
      * path a query takes. */
