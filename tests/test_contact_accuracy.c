@@ -1366,6 +1366,60 @@ static const pxt_frozen_case reg_near_normal_epa_case = { "reg_near_normal_epa",
     { 0x1.c3241cp-2f, 0x1.5e334ap-2f, 0x1.17305p-3f, 0x1.a333aep-1f },
     { 0x1.060478p-5f, 0x1.2556b4p-1f, 0x1.21de02p+1f } };
 
+/* A segment touching a segment 1e4 times shorter (or a sliver triangle), far from the origin: GJK and
+ * EPA end on Minkowski slivers whose float barycentric weights put the two witness points up to 7e-3 apart
+ * (2x the tolerance), so point_b (= point_a at depth 0) lay off B. The weights are now recomputed in
+ * double wherever a touching witness comes from a simplex (pxi_simplex_witness_refined). Minimized from
+ * seeds 5 (sample 127443: EPA's flat result), 10 (93973: separated_witness) and 12 (99793). */
+static const float reg_sliver_witness_flat_a[] = {
+    -0x1.84e7bep+6f, 0x1.7c4b0cp+3f, 0x1.06e246p+4f, 0x1.1cbcdcp+5f, 0x1.92cb94p+5f, -0x1.165df8p+4f
+};
+static const float reg_sliver_witness_flat_b[] = {
+    -0x1.f67aap-8f, -0x1.e5201cp+1f, -0x1.9b14f2p+5f, 0x1.f7ff3p-8f, -0x1.e5201cp+1f, -0x1.9b14f2p+5f
+};
+static const pxt_frozen_case reg_sliver_witness_flat_case = { "reg_sliver_witness_flat", PXT_K_TETRA,
+    0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_sliver_witness_flat_a,
+    0, 2, { 0x1.f73ce8p-8f, 0x1.e52078p+1f, 0x1.9b14fap+5f }, reg_sliver_witness_flat_b,
+    { -0x1.443906p-1f, 0x1.04c4cep-1f, 0x1.1ad744p-1f, -0x1.7bfc1ep-3f },
+    { 0x1.b096fap+9f, 0x1.a6b8ecp+9f, 0x1.8f5c42p+9f },
+    { -0x1.443906p-1f, 0x1.04c4cep-1f, 0x1.1ad744p-1f, -0x1.7bfc1ep-3f },
+    { 0x1.942814p+9f, 0x1.b09528p+9f, 0x1.9c295cp+9f } };
+static const float reg_sliver_witness_moved_a[] = {
+    0x1.90581cp+9f, -0x1.14a8c8p+8f, -0x1.766562p+8f, -0x1.86d20cp+8f, 0x1.33a8fp+7f, 0x1.df738ep+8f
+};
+static const float reg_sliver_witness_moved_b[] = {
+    0x1.3d58bcp-4f, 0x1.6d6d9ep+9f, -0x1.6ec2dep-4f, 0x1.3d58bcp-4f, 0x1.6d6d9ep+9f, 0x1.6ee10ep-4f
+};
+static const pxt_frozen_case reg_sliver_witness_moved_case = { "reg_sliver_witness_moved", PXT_K_TETRA,
+    0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_sliver_witness_moved_a,
+    0, 2, { 0x1.3d4b84p-4f, 0x1.6d6d9ep+9f, 0x1.6ed1f6p-4f }, reg_sliver_witness_moved_b,
+    { 0x0p+0f, 0x0p+0f, 0x0p+0f, 0x1p+0f },
+    { -0x1.0c254ep+10f, 0x1.6e51fcp+9f, -0x1.5510d8p+10f },
+    { 0x1.ef70bep-2f, -0x1.31e414p-1f, 0x1.3a83aep-1f, -0x1.6c337ap-3f },
+    { -0x1.118c3cp+9f, 0x1.96a86cp+9f, -0x1.596bb4p+9f } };
+static const float reg_sliver_witness_triangle_a[] = {
+    -0x1.0557bep-1f, 0x1.d3daf4p+4f, 0x1.dd2de2p+1f, -0x1.292892p+4f, -0x1.97df66p+2f, -0x1.1ca714p+2f
+};
+static const float reg_sliver_witness_triangle_b[] = {
+    -0x1.f1e168p-9f, -0x1.827612p+2f, 0x1.1710cep-3f, -0x1.f1e168p-9f, 0x1.827616p+2f, 0x1.1710cep-3f,
+    0x1.f200e4p-9f, 0x1.827616p+2f, 0x1.1710cep-3f
+};
+static const pxt_frozen_case reg_sliver_witness_triangle_case = { "reg_sliver_witness_triangle", PXT_K_TETRA,
+    0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_sliver_witness_triangle_a,
+    0, 3, { 0x1.f1f126p-9f, 0x1.827614p+2f, 0x1.1710dep-3f }, reg_sliver_witness_triangle_b,
+    { -0x1.f7efep-7f, 0x1.961d98p-1f, -0x1.dc420cp-2f, 0x1.923a2ep-2f },
+    { 0x1.b482aap+2f, 0x1.cefd68p+2f, 0x1.180f1p+1f },
+    { -0x1.21925cp-2f, 0x1.4ad834p-8f, -0x1.837a2ap-1f, 0x1.2db8aep-1f },
+    { 0x1.972d1ap+3f, 0x1.514facp+4f, -0x1.d188cp+2f } };
+
+static int reg_sliver_witness(void)
+{
+    int fails = run_frozen(&reg_sliver_witness_flat_case);
+    fails += run_frozen(&reg_sliver_witness_moved_case);
+    fails += run_frozen(&reg_sliver_witness_triangle_case);
+    return fails;
+}
+
 static int reg_near_normal_gjk(void)
 {
     return run_frozen(&reg_near_normal_gjk_case);
@@ -1486,6 +1540,7 @@ int test_contact_accuracy(void)
     PX_RUN_SUBTEST(reg_epa_stuck_smaller);
     PX_RUN_SUBTEST(reg_near_normal_gjk);
     PX_RUN_SUBTEST(reg_near_normal_epa);
+    PX_RUN_SUBTEST(reg_sliver_witness);
     PX_RUN_SUBTEST(random_pairs);
     PX_SUITE_END;
 }

@@ -251,7 +251,7 @@ static void finish_hit(const cast_query* cq, const px_simplex* s, const vec3 v, 
                        bool moved, cast_outcome* out)
 {
     vec3 pa, pb;
-    pxi_simplex_witness(s, pa, pb);
+    pxi_simplex_witness_refined(s, pa, pb);
     out->hit = true;
     out->moved = moved;
     px_v3_zero(out->normal);

@@ -507,7 +507,7 @@ static void any_perpendicular(const vec3 u, vec3 dest)
 static void epa_flat_result(const px_simplex* s, const vec3 n, pxi_epa_result* r)
 {
     EPA_TRACE("epa flat result: n (%g %g %g), simplex of %d\n", n[0], n[1], n[2], s->count);
-    pxi_simplex_witness(s, r->point_a, r->point_b);
+    pxi_simplex_witness_refined(s, r->point_a, r->point_b);
     px_v3_copy(n, r->normal);
     r->depth = 0.0f;
 }

@@ -431,38 +431,12 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
     return PX_OK;
 }
 
-/* The witness points of the final simplex, from its weights recomputed in double
- * (pxi_simplex_weights_double), summed in double. A segment against a near-parallel polygon ended on a
- * Minkowski triangle 7e-3 long and 7.6e-7 high, 6.9e-6 from the origin, and the float weights' witnesses
- * missed point_b = point_a + d n by 1.9e-7 (2.7e-5 of the shapes' size). This runs once per query, not in
- * the loop. */
-static void simplex_witness_refined(const px_simplex* s, vec3 pa, vec3 pb)
-{
-    double lam[4];
-    if (!pxi_simplex_weights_double(s, lam))
-    {
-        pxi_simplex_witness(s, pa, pb);
-        return;
-    }
-    for (int j = 0; j < 3; ++j)
-    {
-        double a = 0.0, b = 0.0;
-        for (int i = 0; i < s->count; ++i)
-        {
-            a += lam[i] * (double)s->v[i].p[j];
-            b += lam[i] * (double)s->v[i].q[j];
-        }
-        pa[j] = (float)a;
-        pb[j] = (float)b;
-    }
-}
-
 /* Turn a core state into the public result (frame A). */
 static void fill_result(const pxi_gjk_pair* pair, const pxi_gjk_state* st, const px_gjk_config* config,
                         px_gjk_result* r)
 {
     vec3 pa, pb;
-    simplex_witness_refined(&st->simplex, pa, pb);
+    pxi_simplex_witness_refined(&st->simplex, pa, pb);
     float ra = config->use_radii ? pair->a->radius : 0.0f;
     float rb = config->use_radii ? pair->b->radius : 0.0f;
     r->iterations = st->iterations;

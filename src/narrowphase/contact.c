@@ -387,7 +387,7 @@ static bool separated_witness(const pxi_gjk_pair* pair, const px_gjk_config* gjk
         return false;
     }
     vec3 pa, pb;
-    pxi_simplex_witness(&st.simplex, pa, pb);
+    pxi_simplex_witness_refined(&st.simplex, pa, pb);
     px_v3_mad(pb, -gap, n, pb); /* back to where B touches A along n */
     /* Kept only when the two points, B's moved back, coincide within a few bands: n may be no contact
      * normal (EPA's at depth 0 often is not, and moving B along it barely separates the cores), and the
@@ -429,7 +429,7 @@ static bool refine_stuck_face(const pxi_gjk_pair* pair, const px_gjk_config* gjk
         return false;
     }
     vec3 pa, pb, m;
-    pxi_simplex_witness(&st.simplex, pa, pb);
+    pxi_simplex_witness_refined(&st.simplex, pa, pb);
     pxi_unit_from(st.v, st.vv, -1.0f, m); /* v = pa - pb: m points from A to B */
     const float om = overlap_along(pair, m);
     if (!(om < epa->depth) || !px_v3_is_finite(pa))
@@ -512,7 +512,7 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
          * Within the touching band the distance is clamped to 0 at most, so the sign agrees with
          * px_gjk_distance and px_gjk_overlap, which decide with the same band. */
         vec3 pa, pb, n;
-        pxi_simplex_witness(&st.simplex, pa, pb);
+        pxi_simplex_witness_refined(&st.simplex, pa, pb);
         float core = sqrtf(st.vv);
         pxi_unit_from(st.v, st.vv, -1.0f, n); /* v = pa - pb points from B to A */
         const float band = pxi_gjk_touch_radius(0.0f, st.band_w, gjk.abs_tolerance);
@@ -569,7 +569,7 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
     if (touching || box_axis)
     {
         vec3 pa, pb;
-        pxi_simplex_witness(&st.simplex, pa, pb);
+        pxi_simplex_witness_refined(&st.simplex, pa, pb);
         (void)separated_witness(pair, &gjk, axis, 0.0f, PXI_TOUCH_WITNESS_GAP * band, pa);
         contact_from_cores(pa, pb, axis, 0.0f, ra, rb, r);
         r->iterations = st.iterations + epa.iterations;

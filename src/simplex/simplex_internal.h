@@ -209,6 +209,33 @@ static inline bool pxi_simplex_weights_double(const px_simplex* s, double lam[4]
     return true;
 }
 
+/* The witness points of a reduced simplex from its weights recomputed in double (pxi_simplex_weights_double),
+ * summed in double; the float weights' witnesses where those are kept. A segment against a near-parallel
+ * polygon ended on a Minkowski triangle 7e-3 long and 7.6e-7 high, 6.9e-6 from the origin, and the float
+ * weights' witnesses missed point_b = point_a + d n by 1.9e-7 (2.7e-5 of the shapes' size); a segment
+ * touching a segment 1e4 times shorter, at coordinates near 900, ended on a sliver triangle whose float
+ * weights put the two witnesses 7e-3 apart. For answers, not for GJK's loop. */
+static inline void pxi_simplex_witness_refined(const px_simplex* s, vec3 pa, vec3 pb)
+{
+    double lam[4];
+    if (!pxi_simplex_weights_double(s, lam))
+    {
+        pxi_simplex_witness(s, pa, pb);
+        return;
+    }
+    for (int j = 0; j < 3; ++j)
+    {
+        double a = 0.0, b = 0.0;
+        for (int i = 0; i < s->count; ++i)
+        {
+            a += lam[i] * (double)s->v[i].p[j];
+            b += lam[i] * (double)s->v[i].q[j];
+        }
+        pa[j] = (float)a;
+        pb[j] = (float)b;
+    }
+}
+
 static inline float pxi_simplex_max_norm2(const px_simplex* s)
 {
     float m = 0.0f;
