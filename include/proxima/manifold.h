@@ -70,7 +70,9 @@ PX_API px_manifold_config px_manifold_default_config(void);
 /// Contact manifold between posed shapes, world space.
 ///
 /// All points share the normal (unit, from A to B); point_b = point_a + separation * normal; every
-/// separation is <= config->margin. For face contacts the normal is the reference face's own normal (to the
+/// separation is <= config->margin. The deepest point's separation is within a twentieth of the depth (or
+/// a tenth of the margin; the margin for two boxes) of px_contact_world's distance: where the clip cuts the
+/// deepest feature off, the contact's own point joins. For face contacts the normal is the reference face's own normal (to the
 /// rounding of the mapping to world space), not the contact query's estimate of it. The contact normal is checked against the contact distance and repaired when the two contradict
 /// each other (see manifold.c). Points farther apart than the margin are dropped; when the shapes are
 /// farther apart than the margin, count is 0 and normal is the separating direction.
