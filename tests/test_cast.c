@@ -2862,6 +2862,56 @@ static int cast_mixed_shapes(void)
     return 0;
 }
 
+/* A sphere swept into a box face from far away (translations of 10 to 1e8 sizes): the reported fraction is
+ * never past the exact first contact (computed in double from the float inputs), and short of it by at most
+ * the band plus one ulp of the fraction times the translation. Before, the start at the bounding spheres
+ * was moved in float (an ulp of 900 is 6e-5, above the band) and the fraction rounded to nearest: from
+ * 1000 sizes on, a quarter to a half of these casts ended past the contact (review 48). */
+static int cast_long_translation(void)
+{
+    px_rng rng = px_rng_seeded(0x6c6f6e67ull);
+    const px_shape box = px_shape_box((vec3){1.0f, 1.0f, 1.0f});
+    const px_shape ball = px_shape_sphere(0.5f);
+    const px_transform ta = PX_TRANSFORM_IDENTITY_INIT;
+    int past = 0, short_of = 0;
+    for (int e = 1; e <= 8; ++e)
+    {
+        const double length = pow(10.0, e);
+        for (int trial = 0; trial < 300; ++trial)
+        {
+            px_transform tb = PX_TRANSFORM_IDENTITY_INIT;
+            tb.p[0] = (float)(-1.5 - px_rng_range(&rng, 0.05, 0.95) * length);
+            tb.p[1] = (float)px_rng_range(&rng, -0.9, 0.9);
+            tb.p[2] = (float)px_rng_range(&rng, -0.9, 0.9);
+            const vec3 translation = {(float)length, 0.0f, 0.0f};
+            px_cast_result r;
+            PX_CHECK_STATUS(px_shape_cast_world(&box, &ta, &ball, &tb, translation, NULL, &r), PX_OK);
+            PX_CHECK(r.hit && !r.initial_overlap);
+            /* first contact: the centre at x = -1.5 (the face x = -1, the radius 0.5) */
+            const double exact = (-1.5 - (double)tb.p[0]) / (double)translation[0];
+            const double band = 1e-5 * (sqrt(3.0) + 0.5) * 4.0;
+            const double ulp = (double)nextafterf(r.fraction, 2.0f) - (double)r.fraction;
+            if ((double)r.fraction > exact)
+            {
+                ++past;
+            }
+            else if ((exact - (double)r.fraction) * (double)translation[0] > band + ulp * (double)translation[0])
+            {
+                ++short_of;
+            }
+            if (((double)r.fraction > exact || (exact - (double)r.fraction) * (double)translation[0] >
+                                                   band + ulp * (double)translation[0]) &&
+                past + short_of <= 3)
+            {
+                fprintf(stderr, "length %g, start %.9g: fraction %.9g (%a), exact %.12g\n", length,
+                        (double)tb.p[0], (double)r.fraction, (double)r.fraction, exact);
+            }
+        }
+    }
+    PX_CHECK(past == 0 && short_of == 0);
+    return 0;
+}
+
 static int cast_bad_input(void)
 {
     px_shape s = px_shape_sphere(1.0f), neg = px_shape_sphere(-1.0f);
@@ -2920,6 +2970,20 @@ static int cast_bad_input(void)
     tb = px_at(1.5f, 0, 0);
     PX_CHECK_STATUS(px_shape_cast_world(&s, &id, &s, &tb, zero, NULL, &r), PX_OK);
     PX_CHECK(r.hit && r.initial_overlap);
+    /* rays whose origin and shape span more than PX_MAX_PAIR_SIZE: refused by every kind, the closed forms
+     * (sphere, box, capsule) as the GJK ones (they had hit at t = 1e19 with the point rounded to 0) */
+    const px_shape kinds[4] = { px_shape_sphere(1.0f), px_shape_box((vec3){ 1.0f, 1.0f, 1.0f }),
+                                px_shape_capsule(1.0f, 0.5f), px_shape_cylinder(1.0f, 1.0f) };
+    for (int k = 0; k < 4; ++k)
+    {
+        px_ray far_ray = { { -1.0e19f, 0.0f, 0.0f }, { 1.0f, 0.0f, 0.0f }, INFINITY };
+        px_ray_hit hit;
+        PX_CHECK_STATUS(px_ray_cast_shape(&kinds[k], &id, &far_ray, &hit), PX_ERR_OUT_OF_RANGE);
+        PX_CHECK(!hit.hit);
+        far_ray.origin[0] = -1.0e18f; /* within range: a hit */
+        PX_CHECK_STATUS(px_ray_cast_shape(&kinds[k], &id, &far_ray, &hit), PX_OK);
+        PX_CHECK(hit.hit);
+    }
     /* the defaults */
     px_cast_config d = px_cast_default_config();
     PX_CHECK(d.max_iterations == PX_CAST_MAX_ITERATIONS && d.rel_tolerance == PX_CAST_REL_TOLERANCE);
@@ -2976,6 +3040,7 @@ int test_cast(void)
     PX_RUN_SUBTEST(bullet_596_rotated_box);
     PX_RUN_SUBTEST(jolt_217_first_iteration_normal);
     PX_RUN_SUBTEST(bullet_93_degenerate_simplices);
+    PX_RUN_SUBTEST(cast_long_translation);
     PX_RUN_SUBTEST(cast_bad_input);
     PX_SUITE_END;
 }

@@ -17,7 +17,12 @@
 /// in t or fraction that is tol / cos(angle between the motion and the contact normal)). The closed forms
 /// (spheres, capsules, boxes without rounding) are exact up to float rounding and treat the shape as a
 /// closed set: a ray in the plane of a box face hits it, one passing off it by any amount misses.
-/// Queries allocate nothing and are reentrant.
+/// A shape cast's fraction is rounded down to a float, so a long sweep never ends past the contact; it may
+/// end short of it by the band plus one float step of the fraction times the translation (6e-5 for a
+/// translation of 1000 at a fraction near 0.5). Scale: results are scale-equivariant for shapes and
+/// sweeps between about 2^-50 and PX_MAX_PAIR_SIZE (2^62, beyond which queries are refused with
+/// PX_ERR_OUT_OF_RANGE, closed forms included); below about 2^-60 squared lengths are subnormal floats and
+/// the band no longer holds. Queries allocate nothing and are reentrant.
 #pragma once
 
 #include "proxima/gjk.h"

@@ -734,6 +734,18 @@ px_status px_ray_cast_shape(const px_shape* shape, const px_transform* pose, con
     px_transform_vector_inverse(&tp, uw, u);
     float lambda_max = ray->max_t * len * (1.0f + PXI_RAY_MAX_T_SLACK);
 
+    const bool closed_form = shape->type == PX_SHAPE_POINT || shape->type == PX_SHAPE_SPHERE ||
+                             shape->type == PX_SHAPE_CAPSULE || (shape->type == PX_SHAPE_BOX && shape->radius == 0.0f);
+    if (closed_form && !(fabsf(o[0]) + fabsf(o[1]) + fabsf(o[2]) + pxi_shape_bound(shape) + shape->radius <
+                         PX_MAX_PAIR_SIZE))
+    {
+        /* the range the GJK shapes refuse (pxi_gjk_pair_range), refused by the closed forms too; the sum of
+         * the components bounds |o| from above, the exact test runs only near the limit */
+        if (!(px_v3_norm(o) + pxi_shape_bound(shape) + shape->radius < PX_MAX_PAIR_SIZE))
+        {
+            return PX_ERR_OUT_OF_RANGE;
+        }
+    }
     local_hit h;
     memset(&h, 0, sizeof(h));
     switch (shape->type)
@@ -793,6 +805,27 @@ px_status px_ray_cast_shape(const px_shape* shape, const px_transform* pose, con
 
 /* --------------------------------------------------------------------------------------------------- */
 /* Shape casts */
+
+/* The reported fraction: the largest float not past f (in [0, 1]). Rounded to nearest, a fraction near 0.9
+ * of a translation of 1000 moves B by up to half an ulp of 0.9 times 1000 (3e-5), past the contact when the
+ * band is smaller. */
+static float cast_fraction(double f)
+{
+    if (!(f > 0.0))
+    {
+        return 0.0f;
+    }
+    if (!(f < 1.0))
+    {
+        return 1.0f;
+    }
+    float down = (float)f;
+    if ((double)down > f)
+    {
+        down = nextafterf(down, 0.0f);
+    }
+    return down;
+}
 
 px_status px_shape_cast_world(const px_shape* a, const px_transform* ta, const px_shape* b,
                               const px_transform* tb, const vec3 translation_b, const px_cast_config* config,
@@ -867,7 +900,22 @@ px_status px_shape_cast_world(const px_shape* a, const px_transform* ta, const p
     {
         return PX_OK; /* miss: the bounding spheres never meet within the sweep */
     }
-    px_v3_mad(cq.pair.pos_b, lambda0, cq.r, cq.pair.pos_b);
+    /* B's start at lambda0, in double: lambda0 * r is as long as the distance travelled, and its float
+     * rounding (an ulp of it, 6e-5 for 900) would move the loop's start by more than the band. `behind` is
+     * how far the float start lies behind the exact one along r, as a fraction (the off-ray part is an ulp
+     * of the start, which lies near A). */
+    double behind = 0.0;
+    {
+        double rr = 0.0;
+        for (int k = 0; k < 3; ++k)
+        {
+            const double exact = (double)cq.pair.pos_b[k] + (double)lambda0 * (double)cq.r[k];
+            cq.pair.pos_b[k] = (float)exact;
+            behind += (exact - (double)cq.pair.pos_b[k]) * (double)cq.r[k];
+            rr += (double)cq.r[k] * (double)cq.r[k];
+        }
+        behind = rr > 0.0 ? behind / rr : 0.0;
+    }
     px_v3_mad(cb, lambda0, cq.r, cb);
     px_v3_sub(ca, cb, cq.guess);
     if (!(px_v3_norm2(cq.guess) > 0.0f))
@@ -898,7 +946,7 @@ px_status px_shape_cast_world(const px_shape* a, const px_transform* ta, const p
         return status;
     }
     result->hit = true;
-    result->fraction = px_minf(lambda0 + out.lambda, 1.0f);
+    result->fraction = cast_fraction((double)lambda0 - behind + (double)out.lambda);
     result->initial_overlap = lambda0 == 0.0f && !out.moved;
     if (!result->initial_overlap)
     {
