@@ -15,15 +15,17 @@
 /// point, so such a point's separation is larger than the true gap by up to that much (0.019 for r = 0.3 and
 /// t = 20 degrees); for faces resting on each other (t near 0) the difference vanishes.
 ///
-/// Feature ids: `face_a << 24 | face_b << 16 | feature_a << 8 | feature_b`, where face_x is the index of
-/// the touching face (a box's faces are 2 * axis + 1 for the negative side; a built hull's are its
-/// px_hull_faces() indices, low 8 bits; a triangle's are 0 for the front, the side cross(b - a, c - a)
-/// points to, with vertex list a, b, c, and 1 for the back, with vertex list a, c, b; 0xFE for a capsule's
-/// or segment's core) and feature_x is `kind << 6 | index` with kind 0 the face's interior, 1 a vertex of
-/// the face (its position in the face's vertex list), 2 an edge of the face (from vertex index to
-/// index + 1), 3 anything else. A clipped point is always a vertex of one face inside the other, or an
-/// edge of each crossing, so the id does not depend on which shape supplied the reference face, and
-/// swapping A and B swaps its halves. A box-box edge-edge contact is one point whose id names the two
+/// Feature ids: `face_a << 24 | face_b << 16 | feature_a << 8 | feature_b`, where feature_x is
+/// `kind << 6 | index` with kind 0 a face's interior, 1 a vertex, 2 an edge, 3 anything else, and face_x
+/// the face that names it: for an interior, the touching face; for a vertex or an edge, the lowest-index
+/// face that has it, index being its position in that face's vertex list (an edge runs from vertex index
+/// to index + 1), so the name does not depend on which face was clipped (a box edge resting on a face
+/// lies between two faces that tie). Face numbers: a box's are 2 * axis + 1 for the negative side; a
+/// built hull's its px_hull_faces() indices, low 8 bits; a triangle's 0 for the front, the side
+/// cross(b - a, c - a) points to, with vertex list a, b, c, and 1 for the back, with vertex list a, c, b;
+/// 0xFE for a capsule's or segment's core. A clipped point is always a vertex of one face inside the
+/// other, or an edge of each crossing, so the id does not depend on which shape supplied the reference
+/// face, and swapping A and B swaps its halves. A box-box edge-edge contact is one point whose id names the two
 /// edges (each by the lower-index face it borders). A single point from px_contact (spheres, curved shapes,
 /// fallbacks) has id 0. Queries allocate nothing.
 #pragma once

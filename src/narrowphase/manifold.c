@@ -31,7 +31,10 @@
  *
  *   face_x     the face index (box: 2 * axis + (1 for the negative side); hull: index in px_hull_faces,
  *              low 8 bits; triangle: 0 for the front, whose vertex list is a, b, c, and 1 for the back,
- *              a, c, b); PXI_NO_FACE (0xFE) for the core segment of a capsule or segment shape
+ *              a, c, b); PXI_NO_FACE (0xFE) for the core segment of a capsule or segment shape. A vertex
+ *              or an edge is named by the lowest-index face that has it, whichever face it was clipped
+ *              on (pxi_manifold_canonical_feature): the incident face may flip between the two faces at
+ *              an edge while that edge touches.
  *   feature_x  kind << 6 | index, index in 0..63:
  *                PXI_FEATURE_FACE   (0) the face's interior (index 0)
  *                PXI_FEATURE_VERTEX (1) vertex `index` of the face polygon (its position in the face's
@@ -673,7 +676,7 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
         {
             /* the contact's own point, as the contact has it (moving its core point along m, which may lean
              * from the contact's normal by up to PXI_FACE_SNAP, would put it off A's rounded surface) */
-            pxi_add_clip_point(out, NULL, ref_is_a, (unsigned)ref_face, (unsigned)inc_face, contact->point_a,
+            pxi_add_clip_point(out, NULL, ref_is_a, ref->shape, ref_face, inc->shape, inc_face, contact->point_a,
                                contact->distance);
             continue;
         }
@@ -687,10 +690,91 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
             /* the incident point is on A's face: out by A's radius towards B (-m) */
             px_v3_mad(pts[c], -ra, m, point_a);
         }
-        pxi_add_clip_point(out, &buffer[current][index[c]], ref_is_a, (unsigned)ref_face, (unsigned)inc_face,
+        pxi_add_clip_point(out, &buffer[current][index[c]], ref_is_a, ref->shape, ref_face, inc->shape, inc_face,
                            point_a, sep[c] - radii);
     }
     return true;
+}
+
+/* Position of hull vertex v in face g's vertex list, -1 when g does not have it. */
+static int hull_vertex_in_face(const struct px_hull* h, int g, int32_t v)
+{
+    const px_hull_face* face = &h->faces[g];
+    for (int j = 0; j < face->count; ++j)
+    {
+        if (h->face_indices[face->first + j] == v)
+        {
+            return j;
+        }
+    }
+    return -1;
+}
+
+/* Built hull: the faces around a vertex from the hull's vertex-to-face lists. */
+static void hull_canonical(const struct px_hull* h, int* face, uint8_t* feature)
+{
+    const unsigned kind = *feature >> 6;
+    const int f = *face, i = *feature & 63;
+    if (f < 0 || f >= h->face_count || i >= h->faces[f].count || h->vertex_faces == NULL)
+    {
+        return;
+    }
+    const px_hull_face* hf = &h->faces[f];
+    const int32_t v0 = h->face_indices[hf->first + i];
+    const int32_t v1 = h->face_indices[hf->first + (i + 1 < hf->count ? i + 1 : 0)];
+    int best = f, best_pos = i;
+    for (int32_t k = h->vertex_face_offsets[v0]; k < h->vertex_face_offsets[v0 + 1]; ++k)
+    {
+        const int g = h->vertex_faces[k];
+        if (g >= best)
+        {
+            continue;
+        }
+        const int p0 = hull_vertex_in_face(h, g, v0);
+        if (kind == PXI_FEATURE_VERTEX)
+        {
+            best = g;
+            best_pos = p0;
+            continue;
+        }
+        /* the edge v0 -> v1 of f runs v1 -> v0 in the face across it */
+        const int p1 = hull_vertex_in_face(h, g, v1);
+        if (p0 >= 0 && p1 >= 0 && (p1 + 1 == h->faces[g].count ? 0 : p1 + 1) == p0)
+        {
+            best = g;
+            best_pos = p1;
+        }
+    }
+    if (best_pos >= 0 && best_pos < 64)
+    {
+        *face = best;
+        *feature = pxi_feature(kind, best_pos);
+    }
+}
+
+/* Built hulls and triangles (boxes: pxi_canonical_feature's tables). */
+void pxi_manifold_canonical_feature(const px_shape* shape, int* face, uint8_t* feature)
+{
+    const unsigned kind = *feature >> 6;
+    if ((kind != PXI_FEATURE_VERTEX && kind != PXI_FEATURE_EDGE) || *face < 0 || (unsigned)*face == PXI_NO_FACE)
+    {
+        return;
+    }
+    if (shape->type == PX_SHAPE_HULL && shape->hull.built != NULL && shape->hull.built->face_count > 0)
+    {
+        hull_canonical(shape->hull.built, face, feature);
+    }
+    else if (shape->type == PX_SHAPE_TRIANGLE && *face == 1)
+    {
+        /* the back face lists a, c, b: its vertex i is the front's (3 - i) % 3, its edge i the front's 2 - i
+         * (run the other way) */
+        const int i = *feature & 63;
+        if (i < 3)
+        {
+            *face = 0;
+            *feature = pxi_feature(kind, kind == PXI_FEATURE_VERTEX ? (3 - i) % 3 : 2 - i);
+        }
+    }
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -803,13 +887,15 @@ static bool manifold_segment_poly(const vec3 s0, const vec3 s1, const pxi_poly* 
     {
         px_v3_copy(nr, out->normal);
     }
-    unsigned face_byte = (unsigned)face;
     for (int k = 0; k < 2; ++k)
     {
         vec3 point_a;
         uint8_t f_seg = cuts[k] < 0 ? pxi_feature(PXI_FEATURE_VERTEX, k) : pxi_feature(PXI_FEATURE_EDGE, 0);
         uint8_t f_poly =
             cuts[k] < 0 ? pxi_feature(PXI_FEATURE_FACE, 0) : pxi_feature(PXI_FEATURE_EDGE, cuts[k]);
+        int named_face = face;
+        pxi_canonical_feature(poly->shape, &named_face, &f_poly);
+        const unsigned face_byte = (unsigned)named_face;
         uint32_t id;
         if (seg_is_a)
         {
@@ -1123,6 +1209,50 @@ static void merge_coincident(px_manifold* m, float tol)
     m->count = kept;
 }
 
+/* The least squared distance between two points of m (count >= 2); INFINITY, without measuring, when every
+ * point is a vertex of one face inside the other (the ids' feature kinds FACE and VERTEX: a resting box),
+ * since distinct vertices of a face are never within rounding of each other. */
+static float closest_pair2(const px_manifold* m)
+{
+    bool vertices_only = true;
+    for (int i = 0; i < m->count; ++i)
+    {
+        const uint32_t id = m->points[i].id;
+        vertices_only = vertices_only && ((id >> 14) & 3u) + ((id >> 6) & 3u) == PXI_FEATURE_VERTEX;
+    }
+    if (vertices_only)
+    {
+        return INFINITY;
+    }
+    float least = INFINITY;
+    for (int i = 1; i < m->count; ++i)
+    {
+        for (int j = 0; j < i; ++j)
+        {
+            least = px_minf(least, px_v3_distance2(m->points[i].point_a, m->points[j].point_a));
+        }
+    }
+    return least;
+}
+
+/* The square of a size no smaller than the smaller shape's pxi_shape_bound plus radius, without square roots
+ * for boxes (the sum of the half extents bounds their norm): the merge test's cheap first step, so that
+ * manifolds without close points (nearly all) cost no bound. INFINITY when unknown. */
+static float size_above2(const px_shape* a, const px_shape* b)
+{
+    float s[2];
+    const px_shape* shapes[2] = { a, b };
+    for (int k = 0; k < 2; ++k)
+    {
+        const px_shape* x = shapes[k];
+        s[k] = x->type == PX_SHAPE_BOX
+                   ? x->box.half_extents[0] + x->box.half_extents[1] + x->box.half_extents[2] + x->radius
+                   : INFINITY;
+    }
+    const float m = px_minf(s[0], s[1]);
+    return m * m;
+}
+
 /* True when point i's id equals an earlier point's. */
 static bool id_taken(const px_manifold* m, int i)
 {
@@ -1300,8 +1430,11 @@ px_status pxi_manifold_world_cached(const px_shape* a, const px_transform* ta, c
     }
     if (done && local.count > 1)
     {
-        const float size = px_minf(pxi_shape_bound(a) + a->radius, pxi_shape_bound(b) + b->radius);
-        merge_coincident(&local, size > 0.0f ? PXI_MANIFOLD_MERGE_FRACTION * size : 0.0f);
+        if (closest_pair2(&local) <= PXI_MANIFOLD_MERGE_FRACTION * PXI_MANIFOLD_MERGE_FRACTION * size_above2(a, b))
+        {
+            const float size = px_minf(pxi_shape_bound(a) + a->radius, pxi_shape_bound(b) + b->radius);
+            merge_coincident(&local, size > 0.0f ? PXI_MANIFOLD_MERGE_FRACTION * size : 0.0f);
+        }
         make_ids_distinct(&local);
     }
 

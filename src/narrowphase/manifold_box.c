@@ -175,6 +175,10 @@ PX_INLINE int box_face_for(pxi_box_contact* bc, bool is_a, const vec3 d, float* 
  * margin (the caller then reports the contact's point, as the general path does). min_core receives the
  * least separation of the cores among the clipped points kept (a pair of surface points that far apart
  * along the normal). */
+/* A box for the canonical feature names (pxi_manifold_canonical_feature), which depend on its topology
+ * alone. */
+static const px_shape k_box_topology = { .type = PX_SHAPE_BOX };
+
 static bool box_clip(pxi_box_contact* bc, bool ref_is_a, int ref_face, int inc_face, float margin,
                      px_manifold* out, float* min_core)
 {
@@ -323,8 +327,8 @@ static bool box_clip(pxi_box_contact* bc, bool ref_is_a, int ref_face, int inc_f
             px_v3_add(point_a, t, point_a);
             px_v3_mad(point_a, -ra, m_a, point_a);
         }
-        pxi_add_clip_point(out, index[i] >= 0 ? &buffer[current][index[i]] : NULL, ref_is_a,
-                           (unsigned)ref_face, (unsigned)inc_face, point_a, sep[i] - radii);
+        pxi_add_clip_point(out, index[i] >= 0 ? &buffer[current][index[i]] : NULL, ref_is_a, &k_box_topology,
+                           ref_face, &k_box_topology, inc_face, point_a, sep[i] - radii);
     }
     return true;
 }

@@ -197,12 +197,50 @@ static inline bool pxi_clip_misses_contact(float min_sep, float distance, float 
     return pxi_clip_misses_depth(min_sep, distance, 0.1f * margin);
 }
 
+/* The canonical name of a vertex or an edge of a polytope shape (box, built hull, triangle) given as
+ * (face, feature) of one face that has it: the face with the lowest index among the faces that have it,
+ * and its position there. A clipped point is named from the face it was clipped on, but an edge resting on
+ * a face lies between two faces that tie as the incident face (a box edge-on at 45 degrees): without this,
+ * its ids changed whenever the tie flipped (a review: a quarter of 1e-4 perturbations of edge-on boxes).
+ * Face interiors, OTHER features and other shapes are left as they are (manifold.c). */
+void pxi_manifold_canonical_feature(const px_shape* shape, int* face, uint8_t* feature);
+
+/* The same for a box, from tables: the canonical name (4 * face + position) of vertex and of edge
+ * `position` of box face `face` (faces and corners as pxi_box_face_corner numbers them; a corner's lowest
+ * face is its x face, an edge's the lower of its two faces, where it runs the other way). test_manifold
+ * checks them against the corners. */
+static const uint8_t pxi_box_feature_names[2][6][4] = {
+    { { 0, 1, 2, 3 }, { 4, 5, 6, 7 }, { 7, 6, 2, 1 }, { 4, 0, 3, 5 }, { 5, 3, 2, 6 }, { 4, 7, 1, 0 } },    /* vertices */
+    { { 0, 1, 2, 3 }, { 4, 5, 6, 7 }, { 6, 9, 1, 11 }, { 12, 3, 14, 4 }, { 14, 2, 9, 5 }, { 7, 11, 0, 12 } } /* edges */
+};
+
+static inline void pxi_canonical_feature(const px_shape* shape, int* face, uint8_t* feature)
+{
+    const unsigned kind = (unsigned)*feature >> 6;
+    if (kind - PXI_FEATURE_VERTEX > PXI_FEATURE_EDGE - PXI_FEATURE_VERTEX)
+    {
+        return; /* a face's interior or OTHER: as it is */
+    }
+    if (shape->type == PX_SHAPE_BOX)
+    {
+        const unsigned f = (unsigned)*face, i = (unsigned)*feature & 63u;
+        if (f < 6u && i < 4u)
+        {
+            const unsigned name = pxi_box_feature_names[kind - PXI_FEATURE_VERTEX][f][i];
+            *face = (int)(name >> 2);
+            *feature = (uint8_t)((kind << 6) | (name & 3u));
+        }
+        return;
+    }
+    pxi_manifold_canonical_feature(shape, face, feature);
+}
+
 /* Append clipped point point_a (frame A, separation including the radii) to the manifold, its id naming the
  * features of clip vertex v (NULL: the contact's own point added for deep penetration) on the reference and
- * incident faces, A's first. */
+ * incident faces (of ref_shape and inc_shape, canonically: pxi_manifold_canonical_feature), A's first. */
 static inline void pxi_add_clip_point(px_manifold* m, const pxi_clip_vertex* v, bool ref_is_a,
-                                      unsigned ref_face, unsigned inc_face, const vec3 point_a,
-                                      float separation)
+                                      const px_shape* ref_shape, int ref_face, const px_shape* inc_shape,
+                                      int inc_face, const vec3 point_a, float separation)
 {
     uint8_t feature_r = pxi_feature(PXI_FEATURE_OTHER, 63);
     uint8_t feature_i = feature_r;
@@ -210,9 +248,11 @@ static inline void pxi_add_clip_point(px_manifold* m, const pxi_clip_vertex* v, 
     {
         feature_r = v->feature_r;
         feature_i = v->feature_i;
+        pxi_canonical_feature(ref_shape, &ref_face, &feature_r);
+        pxi_canonical_feature(inc_shape, &inc_face, &feature_i);
     }
-    uint32_t id = ref_is_a ? pxi_make_id(ref_face, inc_face, feature_r, feature_i)
-                           : pxi_make_id(inc_face, ref_face, feature_i, feature_r);
+    uint32_t id = ref_is_a ? pxi_make_id((unsigned)ref_face, (unsigned)inc_face, feature_r, feature_i)
+                           : pxi_make_id((unsigned)inc_face, (unsigned)ref_face, feature_i, feature_r);
     pxi_add_point(m, point_a, separation, id);
 }
 
