@@ -27,6 +27,8 @@
 
 #include "epa_internal.h"
 
+#include <stddef.h>
+
 #define EPA_NO_FACE (-1)
 
 /* SSE2 paths (the x86-64 baseline) for the face planes and the nearest-face search. They give the scalar
@@ -67,6 +69,10 @@ typedef struct epa_face
     bool alive;
     bool degenerate; /* too thin to have a normal: kept for the topology, never picked nor found visible */
 } epa_face;
+
+/* epa_fan_planes_sse writes a face's normal and offset with one 16-byte store */
+_Static_assert(offsetof(epa_face, offset) == offsetof(epa_face, n) + 3 * sizeof(float),
+               "epa_face: offset must follow n");
 
 /* A picked face's plane, with a unit normal: kept by value, since the face's slot is reused once the
  * polytope grows over it. */
@@ -405,6 +411,65 @@ static void epa_planes(epa_poly* poly, const int* fan, int count)
     }
 #endif
 }
+
+#if PXI_EPA_SSE
+/* The planes of the fan's faces: face fan[k] is (horizon[k].a, horizon[k].b, iw). epa_planes_sse's
+ * arithmetic, bit for bit, with the vertices read from the horizon and the shared apex broadcast rather than
+ * gathered, and each face's normal and offset written by one store (they are adjacent in epa_face). */
+static void epa_fan_planes_sse(epa_poly* poly, const int* fan, const epa_horizon_edge* horizon, int count, int iw)
+{
+    epa_face* faces = poly->faces;
+    const __m128 third = _mm_set1_ps(1.0f / 3.0f), eps = _mm_set1_ps(1.0e-12f), inf = _mm_set1_ps(INFINITY);
+    const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    const float* apex = poly->w4[iw];
+    const __m128 wx = _mm_set1_ps(apex[0]), wy = _mm_set1_ps(apex[1]), wz = _mm_set1_ps(apex[2]);
+    for (int k0 = 0; k0 < count; k0 += 4)
+    {
+        /* a short last step repeats the last face in the spare lanes */
+        const int k1 = k0 + 1 < count ? k0 + 1 : count - 1;
+        const int k2 = k0 + 2 < count ? k0 + 2 : count - 1;
+        const int k3 = k0 + 3 < count ? k0 + 3 : count - 1;
+        __m128 ax = _mm_loadu_ps(poly->w4[horizon[k0].a]), ay = _mm_loadu_ps(poly->w4[horizon[k1].a]);
+        __m128 az = _mm_loadu_ps(poly->w4[horizon[k2].a]), a3 = _mm_loadu_ps(poly->w4[horizon[k3].a]);
+        __m128 bx = _mm_loadu_ps(poly->w4[horizon[k0].b]), by = _mm_loadu_ps(poly->w4[horizon[k1].b]);
+        __m128 bz = _mm_loadu_ps(poly->w4[horizon[k2].b]), b3 = _mm_loadu_ps(poly->w4[horizon[k3].b]);
+        _MM_TRANSPOSE4_PS(ax, ay, az, a3);
+        _MM_TRANSPOSE4_PS(bx, by, bz, b3);
+        const __m128 abx = _mm_sub_ps(bx, ax), aby = _mm_sub_ps(by, ay), abz = _mm_sub_ps(bz, az);
+        const __m128 acx = _mm_sub_ps(wx, ax), acy = _mm_sub_ps(wy, ay), acz = _mm_sub_ps(wz, az);
+        __m128 nx = _mm_sub_ps(_mm_mul_ps(aby, acz), _mm_mul_ps(abz, acy));
+        __m128 ny = _mm_sub_ps(_mm_mul_ps(abz, acx), _mm_mul_ps(abx, acz));
+        __m128 nz = _mm_sub_ps(_mm_mul_ps(abx, acy), _mm_mul_ps(aby, acx));
+#define EPA_DOT4(x0, y0, z0, x1, y1, z1)                                                                        \
+    _mm_add_ps(_mm_add_ps(_mm_mul_ps(x0, x1), _mm_mul_ps(y0, y1)), _mm_mul_ps(z0, z1))
+        const __m128 nn = EPA_DOT4(nx, ny, nz, nx, ny, nz);
+        const __m128 lmax = _mm_max_ps(EPA_DOT4(abx, aby, abz, abx, aby, abz), EPA_DOT4(acx, acy, acz, acx, acy, acz));
+        __m128 offset = _mm_mul_ps(_mm_add_ps(_mm_add_ps(EPA_DOT4(nx, ny, nz, ax, ay, az),
+                                                         EPA_DOT4(nx, ny, nz, bx, by, bz)),
+                                              EPA_DOT4(nx, ny, nz, wx, wy, wz)),
+                                   third);
+#undef EPA_DOT4
+        const __m128 ok = _mm_cmpgt_ps(nn, _mm_mul_ps(_mm_mul_ps(eps, lmax), lmax));
+        __m128 sd = _mm_mul_ps(_mm_div_ps(offset, nn), _mm_and_ps(offset, abs_mask));
+        sd = _mm_or_ps(_mm_and_ps(ok, sd), _mm_andnot_ps(ok, inf));
+        float ts[4];
+        _mm_storeu_ps(ts, sd);
+        const int ok_bits = _mm_movemask_ps(ok);
+        _MM_TRANSPOSE4_PS(nx, ny, nz, offset); /* now one face per register: n, offset */
+        const __m128 rows[4] = { nx, ny, nz, offset };
+        const int lanes = count - k0 < 4 ? count - k0 : 4;
+        for (int j = 0; j < lanes; ++j)
+        {
+            const int index = fan[k0 + j];
+            epa_face* f = &faces[index];
+            _mm_storeu_ps(f->n, rows[j]); /* n[0..2] and offset */
+            f->sd = ts[j];
+            f->degenerate = ((ok_bits >> j) & 1) == 0;
+            poly->key[index] = ts[j];
+        }
+    }
+}
+#endif
 
 /* The picked face's unit normal and plane distance. */
 static void epa_face_unit(const epa_poly* poly, int index, epa_plane* dest)
@@ -867,7 +932,11 @@ static bool epa_fan(epa_poly* poly, int iw, const epa_horizon_edge* horizon, int
         f->adj[0] = 4 * horizon[k].face + horizon[k].edge;
         faces[horizon[k].face].adj[horizon[k].edge] = 4 * index;
     }
+#if PXI_EPA_SSE
+    epa_fan_planes_sse(poly, fan, horizon, count, iw);
+#else
     epa_planes(poly, fan, count);
+#endif
     /* Neighbouring fan faces share the edge from a horizon vertex to w: face k's edge 1 (b_k -> w) meets
      * the face whose edge 2 is (w -> a_m) with a_m == b_k. The depth-first search emits the horizon in
      * cyclic order, so that face is usually the next one; otherwise it is searched for. */
