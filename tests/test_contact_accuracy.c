@@ -1420,6 +1420,36 @@ static int reg_sliver_witness(void)
     return fails;
 }
 
+/* Two thin box hulls (plates 1.4e-4 and 3.6e-5 thick) crossing, where EPA ends on a stuck face and
+ * refine_stuck_face finds no better normal: the answer's witness is the fallback's (separated_witness with
+ * the depth), a branch review 45 found no test reaching; this pair from seed 1 is the one of seeds 0-2
+ * that does. It runs the branch (under the sanitizers in CI) and checks its answer; EPA's own witness
+ * would also pass here, so it does not show the branch is needed. */
+static const float reg_stuck_fallback_a[] = {
+    -0x1.27f18p-14f, -0x1.95fa9cp-11f, -0x1.b98f44p-4f, 0x1.27f18p-14f, -0x1.95fa9cp-11f, -0x1.b98f44p-4f,
+    -0x1.27f18p-14f, 0x1.95fa9cp-11f, -0x1.b98f44p-4f, 0x1.27f18p-14f, 0x1.95fa9cp-11f, -0x1.b98f44p-4f,
+    -0x1.27f18p-14f, -0x1.95fa9cp-11f, 0x1.b98f44p-4f, 0x1.27f18p-14f, -0x1.95fa9cp-11f, 0x1.b98f44p-4f,
+    -0x1.27f18p-14f, 0x1.95fa9cp-11f, 0x1.b98f44p-4f, 0x1.27f18p-14f, 0x1.95fa9cp-11f, 0x1.b98f44p-4f
+};
+static const float reg_stuck_fallback_b[] = {
+    -0x1.2aada4p-16f, -0x1.01f796p-4f, -0x1.a01a44p-11f, 0x1.2ab924p-16f, -0x1.01f796p-4f, -0x1.a01a44p-11f,
+    -0x1.2aada4p-16f, 0x1.01f796p-4f, -0x1.a01a44p-11f, 0x1.2ab924p-16f, 0x1.01f796p-4f, -0x1.a01a44p-11f,
+    -0x1.2aada4p-16f, -0x1.01f796p-4f, 0x1.a01a44p-11f, 0x1.2ab924p-16f, -0x1.01f796p-4f, 0x1.a01a44p-11f,
+    -0x1.2aada4p-16f, 0x1.01f796p-4f, 0x1.a01a44p-11f, 0x1.2ab924p-16f, 0x1.01f796p-4f, 0x1.a01a44p-11f
+};
+static const pxt_frozen_case reg_stuck_fallback_case = { "reg_stuck_fallback", PXT_K_BOX_HULL,
+    0, 8, { 0x1.27f18p-14f, 0x1.95fa9cp-11f, 0x1.b98f44p-4f }, reg_stuck_fallback_a,
+    0, 8, { 0x1.2ab364p-16f, 0x1.01f796p-4f, 0x1.a01a44p-11f }, reg_stuck_fallback_b,
+    { 0x1.8e494ep-2f, -0x1.645a6cp-2f, -0x1.784d54p-2f, -0x1.8a213ap-1f },
+    { -0x1.58df7cp-4f, 0x1.24459p-6f, -0x1.972e16p-5f },
+    { -0x1.8a3c38p-32f, 0x1.1f342p-32f, 0x1.5ea984p-30f, 0x1p+0f },
+    { -0x1.cfe106p-5f, 0x1.36c722p-4f, 0x1.fe6f16p-12f } };
+
+static int reg_stuck_fallback(void)
+{
+    return run_frozen(&reg_stuck_fallback_case);
+}
+
 static int reg_near_normal_gjk(void)
 {
     return run_frozen(&reg_near_normal_gjk_case);
@@ -1541,6 +1571,7 @@ int test_contact_accuracy(void)
     PX_RUN_SUBTEST(reg_near_normal_gjk);
     PX_RUN_SUBTEST(reg_near_normal_epa);
     PX_RUN_SUBTEST(reg_sliver_witness);
+    PX_RUN_SUBTEST(reg_stuck_fallback);
     PX_RUN_SUBTEST(random_pairs);
     PX_SUITE_END;
 }
