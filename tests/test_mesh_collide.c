@@ -1789,6 +1789,18 @@ static int bad_input(void)
     /* the same queries with good input work */
     PX_CHECK_STATUS(px_mesh_shape_distance(m, NULL, &sphere, &pose, INFINITY, &d), PX_OK);
     PX_CHECK(d.found);
+    /* huge limits: FLT_MAX as "no limit" finds the same triangle (it had overflowed the pruning test's grown
+     * shape: PX_ERR_NON_FINITE); a margin that large is out of range */
+    px_mesh_distance_result d_max;
+    PX_CHECK_STATUS(px_mesh_shape_distance(m, NULL, &sphere, &pose, FLT_MAX, &d_max), PX_OK);
+    PX_CHECK(d_max.found && d_max.triangle == d.triangle && d_max.distance == d.distance);
+    PX_CHECK_STATUS(px_mesh_shape_distance(m, NULL, &sphere, &pose, 1.0e19f, &d_max), PX_OK);
+    PX_CHECK(d_max.found && d_max.triangle == d.triangle);
+    count = 7;
+    PX_CHECK_STATUS(px_mesh_shape_contacts(m, NULL, &sphere, &pose, FLT_MAX, c, 4, &count), PX_ERR_OUT_OF_RANGE);
+    PX_CHECK(count == 0);
+    PX_CHECK_STATUS(px_mesh_shape_contacts(m, NULL, &sphere, &pose, 1.0e18f, c, 4, &count), PX_WARN_CAPACITY);
+    PX_CHECK(count > 4);
     PX_CHECK_STATUS(px_mesh_shape_cast(m, NULL, &sphere, &pose, tr, &r), PX_OK);
     PX_CHECK(r.hit);
     px_mesh_destroy(m);

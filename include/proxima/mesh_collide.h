@@ -54,7 +54,8 @@ typedef struct px_mesh_distance_result
 /// @param[in]  shape         The convex shape, in its local frame
 /// @param[in]  shape_pose    Its world pose (quaternions of any non-zero length are normalized)
 /// @param[in]  max_distance  Search radius: triangles farther than this are not reported (INFINITY:
-///                           everywhere) [Units: length] [Limit: >= 0]
+///                           everywhere; values from PX_MAX_PAIR_SIZE on, FLT_MAX included, mean the
+///                           same) [Units: length] [Limit: >= 0]
 /// @param[out] result        Always written; found == false when nothing is within max_distance
 /// @return PX_OK (found or not); PX_WARN_MAX_ITERATIONS when GJK hit its bound on a triangle (the best
 ///         result so far is returned); with the result cleared: PX_ERR_INVALID_ARGUMENT (NULL mesh, shape,
@@ -97,7 +98,8 @@ typedef struct px_mesh_contact
 /// @param[in]  mesh_pose   Pose of the mesh, or NULL for the identity
 /// @param[in]  shape       The convex shape, in its local frame
 /// @param[in]  shape_pose  Its world pose
-/// @param[in]  margin      Contacts are reported up to this separation [Units: length] [Limit: >= 0, finite]
+/// @param[in]  margin      Contacts are reported up to this separation [Units: length]
+///                         [Limit: >= 0, below PX_MAX_PAIR_SIZE]
 /// @param[out] contacts    [capacity] contacts; may be NULL when capacity is 0 (count only)
 /// @param[in]  capacity    Size of contacts [Limit: >= 0]
 /// @param[out] count       Number of triangles within margin (may exceed capacity); 0 on errors
@@ -106,8 +108,8 @@ typedef struct px_mesh_contact
 ///         with *count = 0: PX_ERR_INVALID_ARGUMENT (NULL mesh, shape, pose or count, contacts NULL with
 ///         capacity > 0, capacity < 0, a bad shape, margin < 0 or NaN), PX_ERR_NON_FINITE (NaN or Inf in a
 ///         pose, the margin, the shape or its hull points), PX_ERR_DEGENERATE_INPUT (zero quaternion),
-///         PX_ERR_OUT_OF_RANGE (a triangle and the shape span more than PX_MAX_PAIR_SIZE).
-///         A capacity shortfall and an iteration bound together report PX_WARN_CAPACITY.
+///         PX_ERR_OUT_OF_RANGE (a margin of PX_MAX_PAIR_SIZE or more, or a triangle and the shape span
+///         more than PX_MAX_PAIR_SIZE). A capacity shortfall and an iteration bound together report PX_WARN_CAPACITY.
 PX_API PX_NODISCARD px_status px_mesh_shape_contacts(const px_mesh* mesh, const px_transform* mesh_pose,
                                                      const px_shape* shape, const px_transform* shape_pose,
                                                      float margin, px_mesh_contact* contacts, int capacity,

@@ -348,6 +348,12 @@ px_status px_mesh_shape_distance(const px_mesh* mesh, const px_transform* mesh_p
     {
         return status;
     }
+    if (!(max_distance < PX_MAX_PAIR_SIZE))
+    {
+        /* no pair query reaches that far (PX_ERR_OUT_OF_RANGE): the same as no limit. FLT_MAX, a common "no
+         * limit", had overflowed the grown shape of the pruning test (PX_ERR_NON_FINITE). */
+        max_distance = INFINITY;
+    }
     distance_search s;
     memset(&s, 0, sizeof(s));
     s.q = &q;
@@ -524,6 +530,10 @@ px_status px_mesh_shape_contacts(const px_mesh* mesh, const px_transform* mesh_p
     if (!px_is_finite(margin))
     {
         return PX_ERR_NON_FINITE;
+    }
+    if (!(margin < PX_MAX_PAIR_SIZE))
+    {
+        return PX_ERR_OUT_OF_RANGE; /* (FLT_MAX had overflowed the grown shape: PX_ERR_NON_FINITE) */
     }
     mesh_query q;
     px_status status = query_init(mesh, mesh_pose, shape, shape_pose, &q);
