@@ -840,6 +840,50 @@ static int ledge_keeps_edge_normal(void)
 
 /* A box pressed 2 mm into the floor and 2 mm into the wall of a floor-wall corner: the floor's and the
  * wall's normals only. */
+/* A tilted box poking one corner through a flat quad of two triangles, next to their shared diagonal: the
+ * contact's depth is the corner's depth below the floor (the floor is flat). EPA finds a shorter sideways
+ * escape across the seam against each triangle alone; the correction gave the face normal but kept EPA's
+ * witness on a box edge, and its height made a corner 0.122 deep 0.089 (review 49). The corrected contact
+ * now measures the shape's support towards the floor. */
+static int seam_corner_depth(void)
+{
+    const float v[12] = { 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 1 };
+    const int32_t idx[6] = { 0, 2, 1, 1, 2, 3 };
+    px_mesh* mesh = NULL;
+    PX_CHECK_STATUS(px_mesh_create(v, 4, idx, 2, NULL, &mesh), PX_OK);
+    const px_shape box = px_shape_box((vec3){ 0.7f, 0.3f, 0.45f });
+    px_transform t = PX_TRANSFORM_IDENTITY_INIT;
+    t.q[0] = -0.180961952f;
+    t.q[1] = 0.850092113f;
+    t.q[2] = -0.444526017f;
+    t.q[3] = 0.21677807f;
+    const float depths[5] = { 0.122473f, 0.05f, 0.02f, 0.005f, 0.001f };
+    for (int k = 0; k < 5; ++k)
+    {
+        vec3 down = { 0.0f, -1.0f, 0.0f }, local, low, low_world;
+        px_quat_rotate_inverse(t.q, down, local);
+        px_shape_support(&box, local, low);
+        px_quat_rotate(t.q, low, low_world);
+        t.p[0] = 1.0f;
+        t.p[1] = -low_world[1] - depths[k];
+        t.p[2] = 0.39771748f;
+        px_transform_point(&t, low, low_world);
+        px_mesh_contact c[4];
+        int n = 0;
+        PX_CHECK_STATUS(px_mesh_shape_contacts(mesh, NULL, &box, &t, 0.0f, c, 4, &n), PX_OK);
+        PX_CHECK(n >= 1);
+        float deepest = INFINITY;
+        for (int i = 0; i < n; ++i)
+        {
+            PX_CHECK_NEAR(c[i].normal[1], 1.0, 1e-6); /* the floor's normal */
+            deepest = fminf(deepest, c[i].distance);
+        }
+        PX_CHECK_NEAR(deepest, low_world[1], 2e-6 + 1e-5 * depths[k]);
+    }
+    px_mesh_destroy(mesh);
+    return 0;
+}
+
 static int corner_floor_wall(void)
 {
     px_rng rng = px_rng_seeded(0xc0);
@@ -893,5 +937,6 @@ int test_mesh_edges(void)
     PX_RUN_SUBTEST(sliding_on_grid);
     PX_RUN_SUBTEST(ledge_keeps_edge_normal);
     PX_RUN_SUBTEST(corner_floor_wall);
+    PX_RUN_SUBTEST(seam_corner_depth);
     PX_SUITE_END;
 }

@@ -666,9 +666,22 @@ static bool cast_leaf(cast_search* s, const pxi_mesh_packet* packets, int count)
         }
         px_shape tri;
         packet_local_triangle(s->q, p, lane, &tri);
+        /* The triangle about its centroid, posed there: the cast's contact band and rounding scale with the
+         * coordinates of its shapes, and the triangle's would be as far as it lies from the sweep's start (a
+         * box sliding 1e-4 over a floor hit it 23 units on, where the band had grown past the gap). */
+        px_transform at = PX_TRANSFORM_IDENTITY_INIT;
+        float* v[3] = { tri.triangle.a, tri.triangle.b, tri.triangle.c };
+        for (int k = 0; k < 3; ++k)
+        {
+            at.p[k] = (v[0][k] + v[1][k] + v[2][k]) * (1.0f / 3.0f);
+        }
+        for (int j = 0; j < 3; ++j)
+        {
+            px_v3_sub(v[j], at.p, v[j]);
+        }
         px_transform identity = PX_TRANSFORM_IDENTITY_INIT;
         px_cast_result r;
-        px_status status = px_shape_cast_world(&tri, &identity, s->q->shape, &identity, s->r_local, NULL, &r);
+        px_status status = px_shape_cast_world(&tri, &at, s->q->shape, &identity, s->r_local, NULL, &r);
         if (status < 0)
         {
             s->status = status;

@@ -229,9 +229,32 @@ bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const floa
     {
         return false;
     }
+    /* The shape's point deepest below the face: its support along -fn. The query's own witness on the shape
+     * belongs to its sideways normal: EPA's, across the seam of a flat floor, was a point on a box edge, and
+     * its height over the plane gave a box corner 0.122 below the floor 0.089 deep (review 49). */
+    vec3 down, local, deepest;
+    px_v3_negate(fn, down);
+    if (shape_pose != NULL)
+    {
+        px_quat_rotate_inv_fast(shape_pose->q, down, local);
+    }
+    else
+    {
+        px_v3_copy(down, local);
+    }
+    (void)px_shape_support(shape, local, deepest);
+    if (shape_pose != NULL)
+    {
+        px_transform_point(shape_pose, deepest, deepest);
+    }
     vec3 d;
-    px_v3_sub(contact->point_b, a, d);
+    px_v3_sub(deepest, a, d);
     float sep = px_v3_dot(fn, d) + 0.0f;
+    if (!(sep < INFINITY))
+    {
+        return false; /* not reached for a validated shape */
+    }
+    px_v3_copy(deepest, contact->point_b);
     px_v3_mad(contact->point_b, -sep, fn, contact->point_a);
     px_v3_copy(fn, contact->normal);
     contact->distance = sep;

@@ -67,8 +67,10 @@ bool pxi_manifold_correct_edges(px_manifold* m, bool tri_is_a, const float a[3],
                                 const px_transform* shape_pose, float margin);
 
 /* Correct a contact whose shape A is triangle (a, b, c) and B the convex shape (posed by shape_pose, NULL:
- * the identity), normal from the triangle to the shape, point_a on the triangle, all in one frame:
- * distance, normal and point_a change, point_b (on the shape) stays. Returns true when it changed. */
+ * the identity), normal from the triangle to the shape, point_a on the triangle, all in one frame: the
+ * normal becomes the face normal, point_b the shape's deepest point along it (its support towards the
+ * plane), distance that point's height over the plane and point_a its projection. Returns true when it
+ * changed. */
 bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const float b[3], const float c[3],
                                unsigned flags, const px_shape* shape, const px_transform* shape_pose);
 
