@@ -100,7 +100,9 @@ PX_API px_hull_def px_hull_default_def(void);
 ///         may leave points outside); PX_ERR_INVALID_ARGUMENT (NULL points or hull, count out of range, def
 ///         not from px_hull_default_def(), tolerance not > 0 or not finite, max_vertices < 0, an allocator
 ///         with only one of its functions); PX_ERR_NON_FINITE (NaN or Inf in a point);
-///         PX_ERR_OUT_OF_MEMORY (nothing leaked). On an error *hull is NULL.
+///         PX_ERR_OUT_OF_MEMORY (nothing leaked); PX_ERR_DEGENERATE_INPUT if a build ever ends with fewer
+///         vertices or faces than its dimension needs (a consistency check, not expected). On an error *hull
+///         is NULL.
 PX_API PX_NODISCARD px_status px_hull_create(const float* points, int count, const px_hull_def* def,
                                              px_hull** hull);
 

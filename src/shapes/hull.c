@@ -167,6 +167,13 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
 {
     int vc = b->res_vertices.count, fc = b->res_counts.count, fi = b->res_indices.count;
     int ec = b->res_edges.count / 2;
+    if (vc < dimension + 1 || (dimension == 3 && fc < 4))
+    {
+        /* never reached since the build's duplicates fix; a hull short of its dimension's vertices is a
+         * broken build, reported as such rather than as PX_OK (it had been a solid with no vertices) */
+        b->status = PX_ERR_DEGENERATE_INPUT;
+        return false;
+    }
     /* the separating-axis copy (hull_internal.h), for small solids, right after the struct */
     const int sat_vs = (vc + 3) & ~3, sat_fs = (fc + 3) & ~3;
     const size_t sat_bytes = dimension == 3 && vc <= PXI_HULL_SAT_MAX_VERTICES

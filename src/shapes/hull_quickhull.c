@@ -367,7 +367,8 @@ static bool qh_start(hull_build* b, const int32_t s[4])
     return true;
 }
 
-/* Remove point p from the outside set of face id (only after an inconsistent horizon, see qh_add). */
+/* Remove point p from the outside set of face id (a point f0 does not see strictly, or an inconsistent
+ * horizon: see qh_add). */
 static void face_drop_point(hull_build* b, int32_t id, int32_t p)
 {
     qh_face* f = &b->faces[id];
@@ -392,10 +393,77 @@ static void face_drop_point(hull_build* b, int32_t id, int32_t p)
     }
 }
 
+/* A face that sees p strictly (exact sign), searched from f0 over the faces p is on or above; -1 when there
+ * is none (p lies on the hull, or inside it). */
+static int32_t find_strictly_visible(hull_build* b, int32_t f0, int32_t p, bool* ok)
+{
+    *ok = true;
+    uint32_t pass = ++b->pass;
+    b->stack.count = 0;
+    b->faces[f0].pass = pass;
+    if (!pxi_hull_ivec_push(b, &b->stack, f0))
+    {
+        *ok = false;
+        return -1;
+    }
+    while (b->stack.count > 0)
+    {
+        int32_t id = b->stack.data[--b->stack.count];
+        int side = pxi_hull_face_side(b, &b->faces[id], p);
+        if (side > 0)
+        {
+            return id;
+        }
+        if (side < 0)
+        {
+            continue;
+        }
+        for (int k = 0; k < 3; ++k)
+        {
+            int32_t gid = b->faces[id].adj[k];
+            if (b->faces[gid].pass != pass)
+            {
+                b->faces[gid].pass = pass;
+                if (!pxi_hull_ivec_push(b, &b->stack, gid))
+                {
+                    *ok = false;
+                    return -1;
+                }
+            }
+        }
+    }
+    return -1;
+}
+
 /* Add point p, outside face f0: delete the faces it sees, connect their horizon to p, and hand their outside
  * points to the new faces. Returns false on allocation failure. */
 static bool qh_add(hull_build* b, int32_t f0, int32_t p)
 {
+    if (pxi_hull_face_side(b, &b->faces[f0], p) <= 0)
+    {
+        /* The outside sets are filled by plane distances in double, which put a point exactly on f0's plane
+         * (a duplicate of one of its vertices, a lattice point in its plane) a hair outside. Taken as seen,
+         * it made zero-area cone triangles on the duplicate, whose "plane" every point is on, and the merge
+         * of coplanar triangles then flooded across half the hull (lattice clouds with a duplicate point:
+         * PX_OK hulls missing half their vertices, or with none). The point goes to a face that sees it
+         * strictly, or is dropped when none does: it is on the hull already. */
+        bool ok = true;
+        int32_t g = find_strictly_visible(b, f0, p, &ok);
+        if (!ok)
+        {
+            return false;
+        }
+        face_drop_point(b, f0, p);
+        if (!face_queue(b, f0))
+        {
+            return false;
+        }
+        if (g < 0)
+        {
+            return true;
+        }
+        f0 = g;
+    }
     uint32_t pass = ++b->pass;
     b->stack.count = 0;
     b->visible.count = 0;
