@@ -1846,6 +1846,56 @@ static int climb_flat(void)
 /* GJK on a built hull gives the same distance whether it climbs (climb_min_vertices 1) or scans (INT_MAX),
  * and the same as on the raw point cloud, warm-started from a simplex cache along a path of small motions
  * (the climbs then start from the cached vertices) and cold. */
+/* A unit sphere's points centred at (1e5, -1e5, 3e4), hill climbed (every built hull climbs here): the
+ * support along random directions is the input's within the hull's tolerance. The climb compared plain dot
+ * products, which round to the same float (an ulp of 2e5 is 0.016) over many neighbours, and stalled up to
+ * 0.53 short (review 50); it now compares them relative to the centroid. */
+static int climb_far_from_origin(void)
+{
+    const int n = 20000;
+    float* p = malloc(3 * sizeof(float) * (size_t)n);
+    PX_CHECK(p != NULL);
+    px_rng r = px_rng_seeded(0x666172ull);
+    for (int i = 0; i < n; ++i)
+    {
+        double u[3];
+        px_rng_unit_vector(&r, u);
+        put(p, i, 1.0e5 + u[0], -1.0e5 + u[1], 3.0e4 + u[2]);
+    }
+    px_hull_def def = px_hull_default_def();
+    def.climb_min_vertices = 1;
+    px_hull* h = NULL;
+    PX_CHECK_STATUS(px_hull_create(p, n, &def, &h), PX_OK);
+    const px_shape shape = px_shape_from_hull(h);
+    double worst = 0.0;
+    for (int t = 0; t < 2000; ++t)
+    {
+        double u[3];
+        px_rng_unit_vector(&r, u);
+        const vec3 d = { (float)u[0], (float)u[1], (float)u[2] };
+        /* the input's support, relative to the sphere's centre in double (exact differences) */
+        double best = -INFINITY;
+        for (int i = 0; i < n; ++i)
+        {
+            const double x = ((double)p[3 * i] - 1.0e5) * d[0] + ((double)p[3 * i + 1] + 1.0e5) * d[1] +
+                             ((double)p[3 * i + 2] - 3.0e4) * d[2];
+            best = fmax(best, x);
+        }
+        vec3 s;
+        px_shape_support(&shape, d, s);
+        const double got = ((double)s[0] - 1.0e5) * d[0] + ((double)s[1] + 1.0e5) * d[1] + ((double)s[2] - 3.0e4) * d[2];
+        worst = fmax(worst, best - got);
+    }
+    px_hull_destroy(h);
+    free(p);
+    if (!(worst <= 1.0e-4))
+    {
+        fprintf(stderr, "climbed support short of the input's by %.3g\n", worst);
+        return 1;
+    }
+    return 0;
+}
+
 static int climb_threshold(void)
 {
     const int n = 3000;
@@ -1930,5 +1980,6 @@ int test_hull(void)
     PX_RUN_SUBTEST(climb_flat);
     PX_RUN_SUBTEST(flat_ring_leaning_extremes);
     PX_RUN_SUBTEST(climb_threshold);
+    PX_RUN_SUBTEST(climb_far_from_origin);
     PX_SUITE_END;
 }

@@ -54,6 +54,12 @@ struct px_hull
     int sat_bytes;
     float extent;           /* largest distance of a vertex from the centroid (the hull's scale) */
     vec3 centroid;          /* mean of the vertices */
+    /* Subtracted from every position in the climb's dot products (pxi_hull_climb_dot): the centroid for a
+     * hull farther from the origin than 8 extents, zero (the same values as plain dot products) otherwise.
+     * Far out, plain dot products round to the same float over many neighbours (an ulp of 2e5 is 0.016),
+     * and the climb, which moves only to a strictly higher one, stalled 0.22 short on a unit sphere at 1e5
+     * (review 50); relative to the centroid they carry the hull's own precision. */
+    vec3 climb_origin;
     int climb_min_vertices; /* px_hull_def.climb_min_vertices: GJK climbs this hull from this many vertices */
     pxi_climb_node* climb_nodes; /* the climbing graph (below) */
     px_allocator allocator; /* the resolved allocator that owns `block` */
@@ -136,19 +142,25 @@ static inline const pxi_climb_node* pxi_hull_seed(const struct px_hull* hull, co
     return &hull->seed_map[(face * k + i) * k + j];
 }
 
+/* A position's dot product with d as the climb compares them: relative to the hull's climb_origin, in the
+ * scans' order of rounding. */
+static inline float pxi_hull_climb_dot(const struct px_hull* hull, const float* p, const vec3 d)
+{
+    const float* o = hull->climb_origin;
+    return ((p[0] - o[0]) * d[0] + (p[1] - o[1]) * d[1]) + (p[2] - o[2]) * d[2];
+}
+
 /* Where a climb along d begins: the record of d's seed or of `start` (negative for none), whichever is
  * higher along d (the start on ties and for a NaN d), with its dot product in *best. Reads the seed map and
  * the start's record, not the seed's. */
 static inline int32_t pxi_hull_climb_start(const struct px_hull* hull, const vec3 d, int32_t start, float* best)
 {
     const pxi_climb_node* seed = pxi_hull_seed(hull, d);
-    /* same rounding as the scans: (x dx + y dy) + z dz */
-    float b = (seed->v.p[0] * d[0] + seed->v.p[1] * d[1]) + seed->v.p[2] * d[2];
+    float b = pxi_hull_climb_dot(hull, seed->v.p, d);
     int32_t cur = seed->v.link;
     if (start >= 0)
     {
-        const float* p = hull->climb_nodes[start].v.p;
-        float warm = (p[0] * d[0] + p[1] * d[1]) + p[2] * d[2];
+        float warm = pxi_hull_climb_dot(hull, hull->climb_nodes[start].v.p, d);
         if (!(warm < b))
         {
             cur = start; /* also for a NaN direction: the start comes back */
