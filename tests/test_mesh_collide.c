@@ -1677,6 +1677,63 @@ static int cast_long_slide(void)
     return 0;
 }
 
+/* A ground quad of two triangles 20 to 20000 units across under a sphere, a box and a standing capsule 1 mm
+ * above it: the distance is the gap, there is no contact, and a sideways sweep misses; sunk into it, the
+ * depth is the sinking, along the ground's normal. The queries had run on the whole triangles, whose
+ * touching bands scale with their far corners: from 1000 units the gap read as touching (distance 0,
+ * overlap) and sweeps as initial overlaps (review 49); they now run on the part of a large triangle near
+ * the shape. */
+static int large_ground(void)
+{
+    const px_shape shapes[3] = { px_shape_sphere(0.5f), px_shape_box((vec3){ 0.4f, 0.3f, 0.2f }),
+                                 px_shape_capsule(0.5f, 0.3f) };
+    const float lowest[3] = { 0.5f, 0.3f, 0.8f };
+    for (int s = 0; s < 4; ++s)
+    {
+        const float h = s == 0 ? 10.0f : (s == 1 ? 100.0f : (s == 2 ? 1000.0f : 10000.0f));
+        const float v[12] = { -h, 0, -h, h, 0, -h, -h, 0, h, h, 0, h };
+        const int32_t idx[6] = { 0, 2, 1, 1, 2, 3 };
+        px_mesh* m = make_mesh(v, 4, idx, 2, 4);
+        PX_CHECK(m != NULL);
+        for (int k = 0; k < 3; ++k)
+        {
+            px_transform t = PX_TRANSFORM_IDENTITY_INIT;
+            t.p[0] = 3.3f;
+            t.p[1] = lowest[k] + 1e-3f;
+            t.p[2] = -7.1f;
+            px_mesh_distance_result d;
+            PX_CHECK_STATUS(px_mesh_shape_distance(m, NULL, &shapes[k], &t, INFINITY, &d), PX_OK);
+            PX_CHECK(d.found && !d.overlap);
+            PX_CHECK_NEAR(d.distance, 1e-3, 2e-6);
+            px_mesh_contact c[4];
+            int n = -1;
+            PX_CHECK_STATUS(px_mesh_shape_contacts(m, NULL, &shapes[k], &t, 0.0f, c, 4, &n), PX_OK);
+            PX_CHECK(n == 0);
+            const vec3 side = { 1.0f, 0.0f, 0.5f };
+            px_mesh_cast_result r;
+            PX_CHECK_STATUS(px_mesh_shape_cast(m, NULL, &shapes[k], &t, side, &r), PX_OK);
+            PX_CHECK(!r.hit);
+            /* sunk by 0.01 and 0.2 */
+            for (int j = 0; j < 2; ++j)
+            {
+                const float sink = j == 0 ? 0.01f : 0.2f;
+                t.p[1] = lowest[k] - sink;
+                PX_CHECK_STATUS(px_mesh_shape_contacts(m, NULL, &shapes[k], &t, 0.0f, c, 4, &n), PX_OK);
+                PX_CHECK(n >= 1);
+                float deepest = INFINITY;
+                for (int i = 0; i < n; ++i)
+                {
+                    PX_CHECK_NEAR(c[i].normal[1], 1.0, 1e-5);
+                    deepest = fminf(deepest, c[i].distance);
+                }
+                PX_CHECK_NEAR(deepest, -sink, 2e-6);
+            }
+        }
+        px_mesh_destroy(m);
+    }
+    return 0;
+}
+
 static int cast_mesh_pose(void)
 {
     px_rng rng = px_rng_seeded(304);
@@ -2028,6 +2085,7 @@ int test_mesh_collide(void)
     PX_RUN_SUBTEST(cast_dungeon);
     PX_RUN_SUBTEST(cast_mesh_pose);
     PX_RUN_SUBTEST(cast_long_slide);
+    PX_RUN_SUBTEST(large_ground);
     PX_RUN_SUBTEST(timing_env);
     PX_SUITE_END;
 }

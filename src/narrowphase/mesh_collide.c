@@ -40,6 +40,7 @@
 
 #include "proxima/cast.h"
 #include "proxima/contact.h"
+#include "proxima/geometry.h"
 #include "proxima/gjk.h"
 #include "proxima/mesh_collide.h"
 
@@ -72,6 +73,7 @@ typedef struct mesh_query
     vec3 center, half;        /* the same box as centre and half extents */
     float size;               /* half diagonal of box */
     float coord;              /* largest |coordinate| of box: the scale of its rounding */
+    px_aabb local;            /* the shape's bounds in its own frame (where the convex queries run) */
 } mesh_query;
 
 static float abs_max3(const float v[3])
@@ -92,8 +94,8 @@ static px_status query_init(const px_mesh* mesh, const px_transform* mesh_pose, 
     {
         return status;
     }
-    px_transform identity = PX_TRANSFORM_IDENTITY_INIT;
-    status = pxi_world_pair_poses(mesh_pose != NULL ? mesh_pose : &identity, shape_pose, NULL, &q->rel);
+    const px_transform no_pose = PX_TRANSFORM_IDENTITY_INIT;
+    status = pxi_world_pair_poses(mesh_pose != NULL ? mesh_pose : &no_pose, shape_pose, NULL, &q->rel);
     if (status == PX_OK)
     {
         status = px_transform_normalized(shape_pose, &q->shape_world);
@@ -117,6 +119,12 @@ static px_status query_init(const px_mesh* mesh, const px_transform* mesh_pose, 
     }
     q->size = px_v3_norm(q->half);
     q->coord = px_maxf(abs_max3(q->box.min), abs_max3(q->box.max));
+    px_transform identity = PX_TRANSFORM_IDENTITY_INIT;
+    status = px_shape_aabb(shape, &identity, &q->local);
+    if (status != PX_OK)
+    {
+        return status;
+    }
     /* a finite shape far out can still overflow its box's extent */
     return px_is_finite(q->size) && px_is_finite(q->coord) ? PX_OK : PX_ERR_NON_FINITE;
 }
@@ -136,6 +144,77 @@ static void packet_local_triangle(const mesh_query* q, const pxi_mesh_packet* p,
         px_v3_sub(v[i], q->rel.p, d);
         px_rot_tmulv(&q->rot, d, local[i]);
     }
+}
+
+/* A triangle larger than this many times the region a query needs of it is clipped to that region. */
+#define PXI_MESH_PIECE_RATIO 8.0f
+
+/* The part of a large triangle a query needs: tri (the shape's local frame) clipped to the shape's local box
+ * grown by reach, into pts (at most 9 points, a convex polygon in the triangle's plane). The convex queries'
+ * touching bands and rounding scale with the coordinates of their shapes, and a triangle's reach as far as
+ * its far corners: a sphere 1 mm above a ground quad 2 km across read as touching, and a sweep over it as
+ * an initial overlap (review 49). Its piece near the shape has the shape's scale, and holds every point of
+ * the triangle within reach of the shape (of the box it sweeps through by `sweep`, when not NULL). Returns the number of points (0: the triangle misses the region),
+ * or -1 when the triangle is not much larger than the region (it is then used as it is). */
+static int triangle_piece(const mesh_query* q, const px_shape* tri, const float* sweep, float reach, float pts[27])
+{
+    float lo[3], hi[3], span = 0.0f, tri_span = 0.0f;
+    const float* v[3] = { tri->triangle.a, tri->triangle.b, tri->triangle.c };
+    for (int k = 0; k < 3; ++k)
+    {
+        const float r = sweep != NULL ? sweep[k] : 0.0f;
+        lo[k] = q->local.min[k] + px_minf(r, 0.0f) - reach;
+        hi[k] = q->local.max[k] + px_maxf(r, 0.0f) + reach;
+        span = px_maxf(span, hi[k] - lo[k]);
+        const float tlo = px_minf(v[0][k], px_minf(v[1][k], v[2][k]));
+        const float thi = px_maxf(v[0][k], px_maxf(v[1][k], v[2][k]));
+        tri_span = px_maxf(tri_span, thi - tlo);
+    }
+    if (!(tri_span > PXI_MESH_PIECE_RATIO * span))
+    {
+        return -1; /* NaN too: the triangle as it is */
+    }
+    float buf[2][27];
+    int n = 3;
+    for (int i = 0; i < 3; ++i)
+    {
+        px_v3_copy(v[i], &buf[0][3 * i]);
+    }
+    int cur = 0;
+    /* Sutherland-Hodgman against the six planes x_k >= lo_k, x_k <= hi_k: a triangle gains at most one
+     * vertex per plane */
+    for (int plane = 0; plane < 6 && n > 0; ++plane)
+    {
+        const int k = plane >> 1;
+        const float sign = (plane & 1) ? 1.0f : -1.0f, bound = (plane & 1) ? hi[k] : lo[k];
+        const float* in = buf[cur];
+        float* out = buf[cur ^ 1];
+        int m = 0;
+        for (int i = 0; i < n; ++i)
+        {
+            const float* a = in + 3 * i;
+            const float* b = in + 3 * (i + 1 < n ? i + 1 : 0);
+            const float da = sign * (a[k] - bound), db = sign * (b[k] - bound); /* <= 0 inside */
+            if (da <= 0.0f)
+            {
+                px_v3_copy(a, out + 3 * m++);
+            }
+            if ((da < 0.0f && db > 0.0f) || (da > 0.0f && db < 0.0f))
+            {
+                const float t = da / (da - db);
+                float* x = out + 3 * m++;
+                for (int c = 0; c < 3; ++c)
+                {
+                    x[c] = a[c] + t * (b[c] - a[c]);
+                }
+                x[k] = bound; /* on the plane exactly */
+            }
+        }
+        n = m;
+        cur ^= 1;
+    }
+    memcpy(pts, buf[cur], sizeof(float) * 3 * (size_t)n);
+    return n;
 }
 
 /* Bounds of lane `lane` of a packet. */
@@ -282,6 +361,37 @@ static bool distance_leaf(const pxi_mesh_packet* packets, int count, float* best
         input.b = s->q->shape;
         px_transform_identity(&input.b_in_a);
         float limit = px_minf(s->best, s->max_distance);
+        /* a large triangle: its piece within reach of the shape, with a cache of its own (the carried one
+         * names triangle vertices) */
+        float reach = limit;
+        if (!(reach < INFINITY))
+        {
+            /* nothing yet: the distance from the shape's box centre to the triangle bounds it */
+            vec3 centre, near_point;
+            float bary[3];
+            for (int k = 0; k < 3; ++k)
+            {
+                centre[k] = 0.5f * (s->q->local.min[k] + s->q->local.max[k]);
+            }
+            (void)px_closest_point_triangle(centre, tri.triangle.a, tri.triangle.b, tri.triangle.c, bary, near_point);
+            reach = sqrtf(px_v3_distance2(centre, near_point));
+        }
+        float pts[27];
+        const int piece_count =
+            triangle_piece(s->q, &tri, NULL, reach * (1.0f + PXI_MESH_COLLIDE_REL_SLACK) + s->pad, pts);
+        if (piece_count == 0)
+        {
+            continue; /* beyond the bound */
+        }
+        px_shape piece;
+        px_simplex_cache piece_cache = PX_SIMPLEX_CACHE_INIT;
+        px_simplex_cache* cache = &s->cache;
+        if (piece_count > 0)
+        {
+            piece = px_shape_hull(pts, piece_count);
+            input.a = &piece;
+            cache = &piece_cache;
+        }
         if (limit < INFINITY)
         {
             /* Cheap rejection first: an overlap test against the shape grown by the best distance (or by
@@ -295,7 +405,7 @@ static bool distance_leaf(const pxi_mesh_packet* packets, int count, float* best
             grown.radius += limit * (1.0f + PXI_MESH_COLLIDE_REL_SLACK) + s->pad;
             input.b = &grown;
             bool overlap = true;
-            px_status status = px_gjk_overlap(&input, NULL, &s->cache, &overlap);
+            px_status status = px_gjk_overlap(&input, NULL, cache, &overlap);
             input.b = s->q->shape;
             if (status < 0)
             {
@@ -308,7 +418,7 @@ static bool distance_leaf(const pxi_mesh_packet* packets, int count, float* best
             }
         }
         px_gjk_result r;
-        px_status status = px_gjk_distance(&input, NULL, &s->cache, &r);
+        px_status status = px_gjk_distance(&input, NULL, cache, &r);
         s->gjk_calls++;
         if (status < 0)
         {
@@ -463,12 +573,29 @@ static bool contact_leaf(const pxi_mesh_packet* packets, int count, float* best_
         input.a = &tri;
         input.b = &s->grown;
         px_transform_identity(&input.b_in_a);
+        /* a large triangle: its piece within the margin and twice the shape's size (so that no escape across
+         * the piece's cut edges is shorter than one out of the triangle's plane), with its own cache */
+        float pts[27];
+        const int piece_count = triangle_piece(s->q, &tri, NULL, s->margin + 2.0f * s->q->size, pts);
+        if (piece_count == 0)
+        {
+            continue;
+        }
+        px_shape piece;
+        px_simplex_cache piece_cache = PX_SIMPLEX_CACHE_INIT;
+        px_simplex_cache* cache = &s->cache;
+        if (piece_count > 0)
+        {
+            piece = px_shape_hull(pts, piece_count);
+            input.a = &piece;
+            cache = &piece_cache;
+        }
         /* Cheap rejection first: the overlap test stops at the first plane that separates the triangle from
          * the grown shape, usually within an iteration or two; its simplex then warm-starts the contact,
          * and the contact's the next triangle's test (13% fewer instructions than cold starts on FCL's
          * scene: neighbouring triangles share the shape's support vertices). */
         bool overlap = false;
-        px_status status = px_gjk_overlap(&input, NULL, &s->cache, &overlap);
+        px_status status = px_gjk_overlap(&input, NULL, cache, &overlap);
         if (status < 0)
         {
             s->status = status;
@@ -480,7 +607,7 @@ static bool contact_leaf(const pxi_mesh_packet* packets, int count, float* best_
         }
         input.b = s->q->shape;
         px_contact c;
-        status = px_contact_relative(&input, NULL, &s->cache, &c);
+        status = px_contact_relative(&input, NULL, cache, &c);
         if (status < 0)
         {
             s->status = status;
@@ -666,22 +793,44 @@ static bool cast_leaf(cast_search* s, const pxi_mesh_packet* packets, int count)
         }
         px_shape tri;
         packet_local_triangle(s->q, p, lane, &tri);
-        /* The triangle about its centroid, posed there: the cast's contact band and rounding scale with the
-         * coordinates of its shapes, and the triangle's would be as far as it lies from the sweep's start (a
-         * box sliding 1e-4 over a floor hit it 23 units on, where the band had grown past the gap). */
+        /* a large triangle: its piece within the box the shape sweeps through (grown by twice its size) */
+        float pts[27];
+        const int piece_count = triangle_piece(s->q, &tri, s->r_local, 2.0f * s->q->size, pts);
+        if (piece_count == 0)
+        {
+            continue;
+        }
+        /* The triangle (or piece) about its centroid, posed there: the cast's contact band and rounding scale
+         * with the coordinates of its shapes, and the triangle's would be as far as it lies from the sweep's
+         * start (a box sliding 1e-4 over a floor hit it 23 units on, where the band had grown past the gap). */
+        const int nv = piece_count > 0 ? piece_count : 3;
+        float* v[9];
+        for (int j = 0; j < nv; ++j)
+        {
+            v[j] = piece_count > 0 ? pts + 3 * j : (j == 0 ? tri.triangle.a : (j == 1 ? tri.triangle.b : tri.triangle.c));
+        }
         px_transform at = PX_TRANSFORM_IDENTITY_INIT;
-        float* v[3] = { tri.triangle.a, tri.triangle.b, tri.triangle.c };
         for (int k = 0; k < 3; ++k)
         {
-            at.p[k] = (v[0][k] + v[1][k] + v[2][k]) * (1.0f / 3.0f);
+            float sum = 0.0f;
+            for (int j = 0; j < nv; ++j)
+            {
+                sum += v[j][k];
+            }
+            at.p[k] = sum / (float)nv;
         }
-        for (int j = 0; j < 3; ++j)
+        for (int j = 0; j < nv; ++j)
         {
             px_v3_sub(v[j], at.p, v[j]);
         }
+        px_shape piece = tri;
+        if (piece_count > 0)
+        {
+            piece = px_shape_hull(pts, piece_count);
+        }
         px_transform identity = PX_TRANSFORM_IDENTITY_INIT;
         px_cast_result r;
-        px_status status = px_shape_cast_world(&tri, &at, s->q->shape, &identity, s->r_local, NULL, &r);
+        px_status status = px_shape_cast_world(&piece, &at, s->q->shape, &identity, s->r_local, NULL, &r);
         if (status < 0)
         {
             s->status = status;
