@@ -138,7 +138,9 @@ typedef struct px_mesh_cast_result
 /// than the best hit so far is skipped. Each remaining triangle goes through px_shape_cast_world with
 /// the triangle static and the shape moving, so the tolerances of cast.h apply per triangle: the
 /// reported fraction is never past the first contact, and short of it by at most the contact band
-/// (about 1e-5 of the shape's and the triangle's size). The shape's orientation does not change. Among
+/// (about 1e-5 of the shape's and the triangle's size; a triangle more than 8 times larger than the box the
+/// shape sweeps through is clipped to that box first, so a ground quad kilometres across is as precise as a
+/// small one). The shape's orientation does not change. Among
 /// triangles hit at the same fraction, the lowest index wins.
 /// @param[in]  mesh         The mesh [Limit: not NULL]; an empty mesh is never hit
 /// @param[in]  mesh_pose    Pose of the mesh, or NULL for the identity

@@ -17,6 +17,11 @@
  *    the node box grown by the shape's box), pruned by the best fraction so far; px_shape_cast_world on
  *    each candidate triangle.
  *
+ * Large triangles. A triangle more than PXI_MESH_PIECE_RATIO times larger than the region a query needs
+ * of it is clipped to that region first (triangle_piece), and the convex query runs on the piece: the
+ * queries' touching bands and rounding scale with the coordinates of their shapes, and a whole triangle's
+ * with its far corners.
+ *
  * Frames. The triangle is moved into the shape's local frame (x_local = R^T (x_mesh - p), the translation
  * cancelling before the rotation) and the convex query runs there with the shape at the identity. So the
  * coordinates the convex queries see are of the size of the shape and its distance to the triangle, not of
