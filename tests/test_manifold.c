@@ -1467,6 +1467,20 @@ static bool same_id_set(const px_manifold* a, const px_manifold* b)
     return true;
 }
 
+/* The built hull of the cube [-0.5, 0.5]^3 (NULL on failure). */
+static px_hull* unit_cube_hull(void)
+{
+    float corners[24];
+    for (int k = 0; k < 8; ++k)
+    {
+        corners[3 * k] = (k & 1) ? 0.5f : -0.5f;
+        corners[3 * k + 1] = (k & 2) ? 0.5f : -0.5f;
+        corners[3 * k + 2] = (k & 4) ? 0.5f : -0.5f;
+    }
+    px_hull* hull = NULL;
+    return px_hull_create(corners, 8, NULL, &hull) == PX_OK ? hull : NULL;
+}
+
 /* The box tables of canonical feature names (manifold_internal.h) against the corners: a vertex's name is
  * the same corner in the lowest-index face that has it, an edge's the same two corners (run the other way
  * when the face changes) in the lower of its two faces. */
@@ -1525,15 +1539,8 @@ static int edge_on_tie_ids(void)
     px_manifold_config config = px_manifold_default_config();
     const px_shape floor = px_shape_box((vec3){2.0f, 0.5f, 2.0f});
     const px_transform tf = PX_TRANSFORM_IDENTITY_INIT;
-    float corners[24];
-    for (int k = 0; k < 8; ++k)
-    {
-        corners[3 * k] = (k & 1) ? 0.5f : -0.5f;
-        corners[3 * k + 1] = (k & 2) ? 0.5f : -0.5f;
-        corners[3 * k + 2] = (k & 4) ? 0.5f : -0.5f;
-    }
-    px_hull* hull = NULL;
-    PX_CHECK_STATUS(px_hull_create(corners, 8, NULL, &hull), PX_OK);
+    px_hull* hull = unit_cube_hull();
+    PX_CHECK(hull != NULL);
     for (int path = 0; path < 2; ++path)
     {
         const px_shape cube = path == 0 ? px_shape_box((vec3){0.5f, 0.5f, 0.5f}) : px_shape_from_hull(hull);
@@ -1737,15 +1744,8 @@ static int rounded_corner_single_point(void)
 
     /* random corners sunk into the rounding, through the box path, the hull path (a built cube) and
      * against a rounded built cube: no two points of a manifold closer than 1e-4 */
-    float corners[24];
-    for (int k = 0; k < 8; ++k)
-    {
-        corners[3 * k] = (k & 1) ? 0.5f : -0.5f;
-        corners[3 * k + 1] = (k & 2) ? 0.5f : -0.5f;
-        corners[3 * k + 2] = (k & 4) ? 0.5f : -0.5f;
-    }
-    px_hull* cube = NULL;
-    PX_CHECK_STATUS(px_hull_create(corners, 8, NULL, &cube), PX_OK);
+    px_hull* cube = unit_cube_hull();
+    PX_CHECK(cube != NULL);
     px_rng rng = px_rng_seeded(0x6d616e35ull);
     int fails = 0;
     for (int trial = 0; trial < 3000 && fails == 0; ++trial)

@@ -222,6 +222,24 @@ static int triangle_piece(const mesh_query* q, const px_shape* tri, const float*
     return n;
 }
 
+/* The triangle a convex query runs on: tri itself, or its piece (triangle_piece, the points written to pts,
+ * the shape to *piece) when tri is large; NULL when the piece is empty (tri is beyond reach). */
+static const px_shape* query_triangle(const mesh_query* q, const px_shape* tri, const float* sweep, float reach,
+                                      float pts[27], px_shape* piece)
+{
+    const int count = triangle_piece(q, tri, sweep, reach, pts);
+    if (count < 0)
+    {
+        return tri;
+    }
+    if (count == 0)
+    {
+        return NULL;
+    }
+    *piece = px_shape_hull(pts, count);
+    return piece;
+}
+
 /* Bounds of lane `lane` of a packet. */
 static void packet_box(const pxi_mesh_packet* p, int lane, float lo[3], float hi[3])
 {
@@ -382,21 +400,14 @@ static bool distance_leaf(const pxi_mesh_packet* packets, int count, float* best
             reach = sqrtf(px_v3_distance2(centre, near_point));
         }
         float pts[27];
-        const int piece_count =
-            triangle_piece(s->q, &tri, NULL, reach * (1.0f + PXI_MESH_COLLIDE_REL_SLACK) + s->pad, pts);
-        if (piece_count == 0)
+        px_shape piece;
+        input.a = query_triangle(s->q, &tri, NULL, reach * (1.0f + PXI_MESH_COLLIDE_REL_SLACK) + s->pad, pts, &piece);
+        if (input.a == NULL)
         {
             continue; /* beyond the bound */
         }
-        px_shape piece;
         px_simplex_cache piece_cache = PX_SIMPLEX_CACHE_INIT;
-        px_simplex_cache* cache = &s->cache;
-        if (piece_count > 0)
-        {
-            piece = px_shape_hull(pts, piece_count);
-            input.a = &piece;
-            cache = &piece_cache;
-        }
+        px_simplex_cache* cache = input.a == &tri ? &s->cache : &piece_cache;
         if (limit < INFINITY)
         {
             /* Cheap rejection first: an overlap test against the shape grown by the best distance (or by
@@ -581,20 +592,14 @@ static bool contact_leaf(const pxi_mesh_packet* packets, int count, float* best_
         /* a large triangle: its piece within the margin and twice the shape's size (so that no escape across
          * the piece's cut edges is shorter than one out of the triangle's plane), with its own cache */
         float pts[27];
-        const int piece_count = triangle_piece(s->q, &tri, NULL, s->margin + 2.0f * s->q->size, pts);
-        if (piece_count == 0)
+        px_shape piece;
+        input.a = query_triangle(s->q, &tri, NULL, s->margin + 2.0f * s->q->size, pts, &piece);
+        if (input.a == NULL)
         {
             continue;
         }
-        px_shape piece;
         px_simplex_cache piece_cache = PX_SIMPLEX_CACHE_INIT;
-        px_simplex_cache* cache = &s->cache;
-        if (piece_count > 0)
-        {
-            piece = px_shape_hull(pts, piece_count);
-            input.a = &piece;
-            cache = &piece_cache;
-        }
+        px_simplex_cache* cache = input.a == &tri ? &s->cache : &piece_cache;
         /* Cheap rejection first: the overlap test stops at the first plane that separates the triangle from
          * the grown shape, usually within an iteration or two; its simplex then warm-starts the contact,
          * and the contact's the next triangle's test (13% fewer instructions than cold starts on FCL's
