@@ -1723,10 +1723,34 @@ static int margin_and_rounding(void)
     return 0;
 }
 
+/* A rod 0.004 thick and 20 long lying across a floor box: four points, two at each side of the floor, on
+ * both sides of the rod's width. Points within 1e-3 of the smaller shape's size merged, which took the
+ * floor's size (4.4) and cut the rod's width away: two collinear points, no support against rolling
+ * (review 51). The merge is now for points within rounding of each other (1e-5 of the size). */
+static int thin_rod_keeps_width(void)
+{
+    const px_shape floor = px_shape_box((vec3){3.0f, 1.0f, 3.0f});
+    const px_shape rod = px_shape_box((vec3){10.0f, 0.002f, 0.002f});
+    px_transform tf = PX_TRANSFORM_IDENTITY_INIT, tr = PX_TRANSFORM_IDENTITY_INIT;
+    tf.p[1] = -1.0f;
+    tr.p[1] = 0.001f;
+    px_manifold m;
+    PX_CHECK_STATUS(px_manifold_world(&floor, &tf, &rod, &tr, NULL, &m), PX_OK);
+    PX_CHECK(m.count == 4);
+    int wide = 0;
+    for (int i = 0; i < m.count; ++i)
+    {
+        PX_CHECK_NEAR(m.points[i].separation, -0.001, 1e-6);
+        wide |= m.points[i].point_a[2] > 0.0f ? 1 : 2;
+    }
+    PX_CHECK(wide == 3);
+    return 0;
+}
+
 /* A corner of a sharp box in the rounding of a rounded box (cores apart): one contact. Where the rounded
  * core's face prism passed through the corner, the clip gave the corner and the crossings of its edges with
  * that side plane, within rounding of each other: three points (2% of such contacts, box and hull paths)
- * with different ids, a singular block for a solver. Points within 1e-3 of the smaller shape's size now
+ * with different ids, a singular block for a solver. Points within 1e-5 of the smaller shape's size now
  * merge into the deepest. */
 static int rounded_corner_single_point(void)
 {
@@ -3380,6 +3404,7 @@ int test_manifold(void)
     PX_RUN_SUBTEST(tri_degenerate);
     PX_RUN_SUBTEST(tri_random_boxes);
     PX_RUN_SUBTEST(rounded_corner_single_point);
+    PX_RUN_SUBTEST(thin_rod_keeps_width);
     PX_RUN_SUBTEST(deep_hull_pairs);
     PX_RUN_SUBTEST(edge_on_tie_ids);
     PX_RUN_SUBTEST(box_feature_name_tables);

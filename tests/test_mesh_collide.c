@@ -1734,6 +1734,48 @@ static int large_ground(void)
     return 0;
 }
 
+/* A tetrahedron beside one triangle 1000 units across, in a plane through the tetrahedron's box centre
+ * (which lies outside the tetrahedron): the distance is the plane's offset less the support along its
+ * normal. The first triangle's piece was cut to the box grown by the distance from its centre alone, which
+ * cut the nearest point away: 0.0962 for 0.0762 (review 51). */
+static int large_triangle_distance(void)
+{
+    const float tet[12] = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    const px_shape shape = px_shape_hull(tet, 4);
+    float n[3] = { 1.0f, 0.6f, 0.6f };
+    const float nl = sqrtf(1.72f);
+    for (int k = 0; k < 3; ++k)
+    {
+        n[k] /= nl;
+    }
+    const float h = 0.5f * (n[0] + n[1] + n[2]); /* the plane through (0.5, 0.5, 0.5) */
+    const float t1[3] = { 0.0f, 0.70710678f, -0.70710678f };
+    const float t2[3] = { n[1] * t1[2] - n[2] * t1[1], n[2] * t1[0] - n[0] * t1[2], n[0] * t1[1] - n[1] * t1[0] };
+    float v[9];
+    for (int k = 0; k < 3; ++k)
+    {
+        const float p0 = h * n[k];
+        v[k] = p0 + 1000.0f * t1[k];
+        v[3 + k] = p0 - 500.0f * t1[k] + 870.0f * t2[k];
+        v[6 + k] = p0 - 500.0f * t1[k] - 870.0f * t2[k];
+    }
+    const int32_t idx[3] = { 0, 1, 2 };
+    px_mesh* m = make_mesh(v, 3, idx, 1, 4);
+    PX_CHECK(m != NULL);
+    const px_transform id = PX_TRANSFORM_IDENTITY_INIT;
+    const double expected = (double)h - (double)n[0]; /* the vertex (1, 0, 0) is the nearest */
+    const float limits[3] = { INFINITY, FLT_MAX, 10.0f };
+    for (int i = 0; i < 3; ++i)
+    {
+        px_mesh_distance_result r;
+        PX_CHECK_STATUS(px_mesh_shape_distance(m, NULL, &shape, &id, limits[i], &r), PX_OK);
+        PX_CHECK(r.found);
+        PX_CHECK_NEAR(r.distance, expected, 5e-5);
+    }
+    px_mesh_destroy(m);
+    return 0;
+}
+
 static int cast_mesh_pose(void)
 {
     px_rng rng = px_rng_seeded(304);
@@ -2086,6 +2128,7 @@ int test_mesh_collide(void)
     PX_RUN_SUBTEST(cast_mesh_pose);
     PX_RUN_SUBTEST(cast_long_slide);
     PX_RUN_SUBTEST(large_ground);
+    PX_RUN_SUBTEST(large_triangle_distance);
     PX_RUN_SUBTEST(timing_env);
     PX_SUITE_END;
 }

@@ -1177,8 +1177,10 @@ static bool manifold_local(const px_shape* a, const px_shape* b, const px_transf
     return true;
 }
 
-/* Points closer than this fraction of the smaller shape's size are one contact (merge_coincident). */
-#define PXI_MANIFOLD_MERGE_FRACTION 1.0e-3f
+/* Points closer than this fraction of the smaller shape's size are one contact (merge_coincident): points
+ * within rounding of each other, not across a thin shape's width (1e-3 had merged the two sides of a rod
+ * 0.004 thick lying across a floor box 4.4 in size). */
+#define PXI_MANIFOLD_MERGE_FRACTION 1.0e-5f
 
 /* One point per place: a point within tol of a point kept before it is merged into that one, the deeper
  * of the two staying (its id with it). Where a rounded shape's core face has its prism edge pass through a

@@ -78,7 +78,7 @@ typedef struct mesh_query
     vec3 center, half;        /* the same box as centre and half extents */
     float size;               /* half diagonal of box */
     float coord;              /* largest |coordinate| of box: the scale of its rounding */
-    px_aabb local;            /* the shape's bounds in its own frame (where the convex queries run) */
+    px_aabb local;            /* bounds of the shape in its own frame (where the convex queries run): box turned back */
 } mesh_query;
 
 static float abs_max3(const float v[3])
@@ -124,11 +124,18 @@ static px_status query_init(const px_mesh* mesh, const px_transform* mesh_pose, 
     }
     q->size = px_v3_norm(q->half);
     q->coord = px_maxf(abs_max3(q->box.min), abs_max3(q->box.max));
-    px_transform identity = PX_TRANSFORM_IDENTITY_INIT;
-    status = px_shape_aabb(shape, &identity, &q->local);
-    if (status != PX_OK)
+    /* the local box from the mesh-frame one (no second pass over a hull's points): the box of that box
+     * turned back into the shape's frame, which holds the shape; local = R^T (x - p) */
+    vec3 c_rel, c_local;
+    px_v3_sub(q->center, q->rel.p, c_rel);
+    px_rot_tmulv(&q->rot, c_rel, c_local);
+    for (int k = 0; k < 3; ++k)
     {
-        return status;
+        /* column k of R is the local axis k in the mesh frame */
+        const float h = fabsf(q->rot.c[k][0]) * q->half[0] + fabsf(q->rot.c[k][1]) * q->half[1] +
+                        fabsf(q->rot.c[k][2]) * q->half[2];
+        q->local.min[k] = c_local[k] - h;
+        q->local.max[k] = c_local[k] + h;
     }
     /* a finite shape far out can still overflow its box's extent */
     return px_is_finite(q->size) && px_is_finite(q->coord) ? PX_OK : PX_ERR_NON_FINITE;
@@ -389,15 +396,17 @@ static bool distance_leaf(const pxi_mesh_packet* packets, int count, float* best
         float reach = limit;
         if (!(reach < INFINITY))
         {
-            /* nothing yet: the distance from the shape's box centre to the triangle bounds it */
-            vec3 centre, near_point;
+            /* nothing yet: the distance from the shape's box centre to the triangle, plus the box's half
+             * diagonal (the centre may lie outside the shape, within that of it), bounds it */
+            vec3 centre, half, near_point;
             float bary[3];
             for (int k = 0; k < 3; ++k)
             {
                 centre[k] = 0.5f * (s->q->local.min[k] + s->q->local.max[k]);
+                half[k] = 0.5f * (s->q->local.max[k] - s->q->local.min[k]);
             }
             (void)px_closest_point_triangle(centre, tri.triangle.a, tri.triangle.b, tri.triangle.c, bary, near_point);
-            reach = sqrtf(px_v3_distance2(centre, near_point));
+            reach = sqrtf(px_v3_distance2(centre, near_point)) + px_v3_norm(half);
         }
         float pts[27];
         px_shape piece;
