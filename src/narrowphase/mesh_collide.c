@@ -207,11 +207,13 @@ static int triangle_piece(const mesh_query* q, const px_shape* tri, const float*
             const float* a = in + 3 * i;
             const float* b = in + 3 * (i + 1 < n ? i + 1 : 0);
             const float da = sign * (a[k] - bound), db = sign * (b[k] - bound); /* <= 0 inside */
-            if (da <= 0.0f)
+            /* (a convex polygon gains at most one vertex per plane; the bound holds should rounding make it
+             * a hair non-convex) */
+            if (da <= 0.0f && m < 9)
             {
                 px_v3_copy(a, out + 3 * m++);
             }
-            if ((da < 0.0f && db > 0.0f) || (da > 0.0f && db < 0.0f))
+            if (((da < 0.0f && db > 0.0f) || (da > 0.0f && db < 0.0f)) && m < 9)
             {
                 const float t = da / (da - db);
                 float* x = out + 3 * m++;
