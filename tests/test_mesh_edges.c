@@ -884,6 +884,90 @@ static int seam_corner_depth(void)
     return 0;
 }
 
+/* Shapes landing on a flat 20 x 20 grid floor (triangles wound both ways) by short diagonal sweeps: every
+ * hit has the floor's normal. A hit on the seams between the triangles took the normal of the closest
+ * features at the time of contact, which for a cylinder's rim over a seam leaned up to 85 degrees off
+ * vertical (review 49; this cylinder among 3000 landings); hits on inactive edges now take the face normal,
+ * as contacts do. */
+static int landing_sweeps(void)
+{
+    const int n = 20;
+    float* v = malloc(sizeof(float) * 3 * (size_t)((n + 1) * (n + 1)));
+    int32_t* idx = malloc(sizeof(int32_t) * 6 * (size_t)(n * n));
+    PX_CHECK(v != NULL && idx != NULL);
+    for (int z = 0; z <= n; ++z)
+    {
+        for (int x = 0; x <= n; ++x)
+        {
+            float* q = v + 3 * (z * (n + 1) + x);
+            q[0] = -10.0f + (float)x;
+            q[1] = 0.0f;
+            q[2] = -10.0f + (float)z;
+        }
+    }
+    int t = 0;
+    for (int z = 0; z < n; ++z)
+    {
+        for (int x = 0; x < n; ++x)
+        {
+            const int32_t a = z * (n + 1) + x, b = a + 1, c = a + n + 1, d = c + 1;
+            const bool flip = ((x + z) & 1) != 0;
+            const int32_t tri[6] = { a, flip ? b : c, flip ? c : b, b, flip ? d : c, flip ? c : d };
+            memcpy(idx + 3 * t, tri, sizeof(tri));
+            t += 2;
+        }
+    }
+    px_mesh* mesh = NULL;
+    px_status built = px_mesh_create(v, (n + 1) * (n + 1), idx, t, NULL, &mesh);
+    free(v);
+    free(idx);
+    PX_CHECK_STATUS(built, PX_OK);
+    /* the cylinder that landed on a seam with normal (0, 0.08, -0.997) */
+    const px_shape cylinder = px_shape_cylinder(0.5f, 0.3f);
+    px_transform pose = PX_TRANSFORM_IDENTITY_INIT;
+    pose.p[0] = -3.26878905f;
+    pose.p[1] = 0.501300752f;
+    pose.p[2] = -3.81692648f;
+    const vec3 tr = { 0.0145480633f, -0.00443909597f, 1.77556324f };
+    px_mesh_cast_result r;
+    PX_CHECK_STATUS(px_mesh_shape_cast(mesh, NULL, &cylinder, &pose, tr, &r), PX_OK);
+    PX_CHECK(r.hit && !r.initial_overlap);
+    PX_CHECK_NEAR(r.normal[1], 1.0, 1e-6);
+    /* random landings, positions on and off the seams */
+    px_rng rng = px_rng_seeded(0x6c616e64ull);
+    const px_shape shapes[3] = { px_shape_cylinder(0.5f, 0.3f), px_shape_box((vec3){ 0.4f, 0.25f, 0.3f }),
+                                 px_shape_sphere(0.5f) };
+    const float lowest[3] = { 0.5f, 0.25f, 0.5f };
+    int tilted = 0;
+    for (int trial = 0; trial < 1500; ++trial)
+    {
+        const int k = trial % 3;
+        px_transform p = PX_TRANSFORM_IDENTITY_INIT;
+        const double yaw = k == 1 ? px_rng_range(&rng, 0.0, 6.283185307179586) : 0.0;
+        p.q[1] = (float)sin(0.5 * yaw);
+        p.q[3] = (float)cos(0.5 * yaw);
+        const float gap = (float)px_rng_range(&rng, 0.001, 0.05);
+        p.p[0] = (float)px_rng_range(&rng, -5.0, 5.0);
+        p.p[2] = (float)px_rng_range(&rng, -5.0, 5.0);
+        if (trial % 2)
+        {
+            p.p[0] = roundf(p.p[0]);
+        }
+        p.p[1] = lowest[k] + gap;
+        const float f0 = (float)px_rng_range(&rng, 0.2, 0.8);
+        const vec3 move = { (float)px_rng_range(&rng, -2.0, 2.0), -gap / f0, (float)px_rng_range(&rng, -2.0, 2.0) };
+        PX_CHECK(px_mesh_shape_cast(mesh, NULL, &shapes[k], &p, move, &r) >= 0);
+        PX_CHECK(r.hit);
+        if (!(r.normal[1] >= 0.9999f))
+        {
+            ++tilted;
+        }
+    }
+    px_mesh_destroy(mesh);
+    PX_CHECK(tilted == 0);
+    return 0;
+}
+
 static int corner_floor_wall(void)
 {
     px_rng rng = px_rng_seeded(0xc0);
@@ -938,5 +1022,6 @@ int test_mesh_edges(void)
     PX_RUN_SUBTEST(ledge_keeps_edge_normal);
     PX_RUN_SUBTEST(corner_floor_wall);
     PX_RUN_SUBTEST(seam_corner_depth);
+    PX_RUN_SUBTEST(landing_sweeps);
     PX_SUITE_END;
 }

@@ -140,7 +140,8 @@ typedef struct px_mesh_cast_result
 /// reported fraction is never past the first contact, and short of it by at most the contact band
 /// (about 1e-5 of the shape's and the triangle's size; a triangle more than 8 times larger than the box the
 /// shape sweeps through is clipped to that box first, so a ground quad kilometres across is as precise as a
-/// small one). The shape's orientation does not change. Among
+/// small one). A hit on a triangle's inactive (internal) edges takes the triangle's face normal, as
+/// px_mesh_shape_contacts' contacts do. The shape's orientation does not change. Among
 /// triangles hit at the same fraction, the lowest index wins.
 /// @param[in]  mesh         The mesh [Limit: not NULL]; an empty mesh is never hit
 /// @param[in]  mesh_pose    Pose of the mesh, or NULL for the identity

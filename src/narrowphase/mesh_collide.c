@@ -736,6 +736,7 @@ typedef struct cast_search
     float best;   /* best fraction so far (INFINITY: none) */
     int32_t best_index;
     px_cast_result best_result;
+    const uint8_t* active; /* the mesh's active-edge bits (NULL: built without them) */
     px_status status;
 } cast_search;
 
@@ -814,6 +815,7 @@ static bool cast_leaf(cast_search* s, const pxi_mesh_packet* packets, int count)
         }
         px_shape tri;
         packet_local_triangle(s->q, p, lane, &tri);
+        const px_shape whole = tri; /* (tri's vertices are moved below) */
         /* a large triangle: its piece within the box the shape sweeps through (grown by twice its size) */
         float pts[27];
         const int piece_count = triangle_piece(s->q, &tri, s->r_local, 2.0f * s->q->size, pts);
@@ -860,6 +862,21 @@ static bool cast_leaf(cast_search* s, const pxi_mesh_packet* packets, int count)
         s->status = worse_warning(s->status, status);
         if (r.hit && cast_improves(s, r.fraction, index))
         {
+            const unsigned flags = s->active != NULL ? s->active[index] : 0x3Fu;
+            if (!r.initial_overlap && (flags & 0x3Fu) != 0x3Fu)
+            {
+                /* a hit on the triangle's inactive (internal) edges takes its face normal, as the contacts do
+                 * (mesh_edges_internal.h): a cylinder landing flat on a grid floor got a normal 85 degrees
+                 * off vertical from a seam */
+                px_transform at_hit = PX_TRANSFORM_IDENTITY_INIT;
+                px_v3_scale(s->r_local, r.fraction, at_hit.p);
+                vec3 fn;
+                if (pxi_edge_correction_normal(whole.triangle.a, whole.triangle.b, whole.triangle.c, flags, s->q->shape,
+                                               &at_hit, r.normal, (const vec3*)r.point, 1, fn))
+                {
+                    px_v3_copy(fn, r.normal);
+                }
+            }
             s->best = r.fraction;
             s->best_index = index;
             s->best_result = r;
@@ -989,6 +1006,7 @@ px_status px_mesh_shape_cast(const px_mesh* mesh, const px_transform* mesh_pose,
         return PX_ERR_NON_FINITE; /* a finite translation too large to rotate without overflow */
     }
     s.coord = q.coord + abs_max3(s.r_mesh);
+    s.active = pxi_mesh_active_edges(mesh);
     s.best = INFINITY;
     s.best_index = INT32_MAX;
     s.status = PX_OK;
