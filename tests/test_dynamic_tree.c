@@ -976,6 +976,41 @@ static int batch_reinsert_test(void)
     return 0;
 }
 
+static float count_ray_hit(const px_ray* ray, int32_t proxy_id, void* user_data, void* context)
+{
+    (void)ray;
+    (void)proxy_id;
+    (void)user_data;
+    ++*(int*)context;
+    return -1.0f; /* go on */
+}
+
+/* A ray along x with a y component below 1 / FLT_MAX from the face y = 0 of a box it crosses: a hit. The
+ * component's inverse overflowed and 0 * inf made the slab NaN, so the box was missed (review 53). */
+static int subnormal_direction_test(void)
+{
+    px_dynamic_tree* tree = NULL;
+    px_dynamic_tree_def def = px_dynamic_tree_default_def();
+    def.margin = 0.0f;
+    PX_CHECK_STATUS(px_dynamic_tree_create(&def, &tree), PX_OK);
+    const px_aabb box = { { 0.0f, 0.0f, 0.0f }, { 1.0f, 1.0f, 1.0f } };
+    int32_t id = PX_NULL_INDEX;
+    PX_CHECK_STATUS(px_dynamic_tree_create_proxy(tree, &box, NULL, &id), PX_OK);
+    const float tiny[4] = { 1e-30f, 2e-39f, 1e-40f, 1e-45f };
+    for (int k = 0; k < 4; ++k)
+    {
+        for (int sign = -1; sign <= 1; sign += 2)
+        {
+            px_ray ray = { { -1.0f, sign > 0 ? 0.0f : 1.0f, 0.5f }, { 1.0f, (float)sign * tiny[k], 0.0f }, 10.0f };
+            int crossed = 0;
+            PX_CHECK_STATUS(px_dynamic_tree_ray_query(tree, &ray, count_ray_hit, &crossed), PX_OK);
+            PX_CHECK(crossed == 1);
+        }
+    }
+    px_dynamic_tree_destroy(tree);
+    return 0;
+}
+
 /* Fail every allocation in turn: creation leaks nothing; a failed proxy creation, pair update or rebuild
  * leaves the tree valid and unchanged. */
 static int allocation_failure_test(void)
@@ -1069,5 +1104,6 @@ int test_dynamic_tree(void)
     PX_RUN_SUBTEST(bad_input_test);
     PX_RUN_SUBTEST(batch_reinsert_test);
     PX_RUN_SUBTEST(allocation_failure_test);
+    PX_RUN_SUBTEST(subnormal_direction_test);
     PX_SUITE_END;
 }

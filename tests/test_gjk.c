@@ -2215,6 +2215,40 @@ static int quaternion_scale(void)
     return failed > 0;
 }
 
+/* A warm cache whose hull points went NaN between frames (the caller's points changed): PX_ERR_NON_FINITE, as a
+ * cold query reports, from distance and overlap alike. The cached tetrahedron with a NaN vertex had read as
+ * enclosing the origin: PX_OK, distance 0 and a NaN witness (review 53). */
+static int warm_cache_non_finite(void)
+{
+    float pts[15] = { 1, 0, 0, 0, 1, 0, 0, 0, 1, -1, -1, -1, 0.2f, 0.2f, 0.2f };
+    const px_shape hull = px_shape_hull(pts, 5);
+    const px_shape point = px_shape_point();
+    px_gjk_input in;
+    in.a = &hull;
+    in.b = &point;
+    px_transform_identity(&in.b_in_a);
+    in.b_in_a.p[0] = 0.05f;
+    px_simplex_cache cache = PX_SIMPLEX_CACHE_INIT;
+    px_gjk_result r;
+    PX_CHECK_STATUS(px_gjk_distance(&in, NULL, &cache, &r), PX_OK);
+    PX_CHECK(cache.count > 0);
+    /* every cached point in turn goes NaN */
+    for (int c = 0; c < cache.count; ++c)
+    {
+        px_simplex_cache warm = cache;
+        const int k = cache.index_a[c];
+        const float saved = pts[3 * k];
+        pts[3 * k] = NAN;
+        PX_CHECK_STATUS(px_gjk_distance(&in, NULL, &warm, &r), PX_ERR_NON_FINITE);
+        warm = cache;
+        bool overlap = true;
+        PX_CHECK_STATUS(px_gjk_overlap(&in, NULL, &warm, &overlap), PX_ERR_NON_FINITE);
+        PX_CHECK_STATUS(px_gjk_distance(&in, NULL, NULL, &r), PX_ERR_NON_FINITE);
+        pts[3 * k] = saved;
+    }
+    return 0;
+}
+
 /* max_iterations = 1 on a pair that needs more: PX_WARN_MAX_ITERATIONS with a finite best-so-far result
  * (an upper bound of the distance, unit normal, point_b = point_a + d n). */
 static int iteration_bound(void)
@@ -2291,5 +2325,6 @@ int test_gjk(void)
     PX_RUN_SUBTEST(bad_input);
     PX_RUN_SUBTEST(quaternion_scale);
     PX_RUN_SUBTEST(iteration_bound);
+    PX_RUN_SUBTEST(warm_cache_non_finite);
     PX_SUITE_END;
 }

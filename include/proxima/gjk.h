@@ -67,7 +67,10 @@ PX_API px_gjk_config px_gjk_default_config(void);
 /// @param[in]     input   Shapes and the relative pose
 /// @param[in]     config  Tunables, or NULL for defaults
 /// @param[in,out] cache   Warm start for this pair: zero-initialize (PX_SIMPLEX_CACHE_INIT) before the first
-///                        call, then pass the same cache each time the pair is queried. May be NULL.
+///                        call, then pass the same cache each time the pair is queried. May be NULL. A warm
+///                        start reads the cached hull points (NaN or Inf there: PX_ERR_NON_FINITE) and the
+///                        points its scans reach; one that ends at once (the cached simplex still encloses
+///                        the origin) does not see NaN elsewhere in a hull.
 /// @param[out]    result  Always written
 /// @return PX_OK; PX_WARN_MAX_ITERATIONS with the best result so far; PX_ERR_INVALID_ARGUMENT (NULL
 ///         pointer, bad shape or config), PX_ERR_NON_FINITE (NaN or Inf in a shape, hull point or pose),

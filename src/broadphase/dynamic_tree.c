@@ -1081,16 +1081,25 @@ px_status px_dynamic_tree_ray_query(const px_dynamic_tree* tree, const px_ray* r
         return PX_ERR_DEGENERATE_INPUT;
     }
     px_ray r = *ray;
-    float inv[3];
+    float inv[3], slab[3]; /* slab: the direction as the slab test sees it */
     for (int k = 0; k < 3; ++k)
     {
         inv[k] = r.direction[k] != 0.0f ? 1.0f / r.direction[k] : 0.0f;
+        slab[k] = r.direction[k];
+        if (!isfinite(inv[k]))
+        {
+            /* a component below 1 / FLT_MAX (its inverse overflows, and 0 * inf would make the slab NaN: a box
+             * whose face the origin lies on was missed; review 53) moves the ray by less than a float over
+             * any max_t a float holds: that axis is tested as parallel */
+            slab[k] = 0.0f;
+            inv[k] = 0.0f;
+        }
     }
     int32_t i = tree->root;
     while (i != PX_NULL_INDEX)
     {
         const tree_node* n = &tree->nodes[i];
-        if (ray_box(r.origin, r.direction, inv, r.max_t, &n->aabb))
+        if (ray_box(r.origin, slab, inv, r.max_t, &n->aabb))
         {
             if (!is_leaf(n))
             {
@@ -1269,7 +1278,11 @@ px_status px_dynamic_tree_update_pairs(px_dynamic_tree* tree, px_dynamic_tree_pa
             }
         }
     }
-    sort_keys(tree->pairs, tree->pairs + tree->pair_capacity, count);
+    if (count > 1)
+    {
+        /* (with no pair ever found the buffer is NULL, and NULL + 0 is undefined: clang's UBSan, review 53) */
+        sort_keys(tree->pairs, tree->pairs + tree->pair_capacity, count);
+    }
     for (int32_t k = 0; k < count; ++k)
     {
         callback((int32_t)(tree->pairs[k] >> 32), (int32_t)(tree->pairs[k] & 0xffffffffu), context);

@@ -148,9 +148,10 @@ float pxi_gjk_touch_radius(float radius_sum, float max_w, float abs_tolerance)
 
 /* Rebuild the cached simplex from support indices. False (simplex left empty) when the cache is empty or
  * does not fit these shapes. */
-static bool warm_start(const pxi_gjk_pair* pair, const px_simplex_cache* cache, px_simplex* s)
+static bool warm_start(const pxi_gjk_pair* pair, const px_simplex_cache* cache, px_simplex* s, bool* non_finite)
 {
     s->count = 0;
+    *non_finite = false;
     if (cache == NULL || cache->count < 1 || cache->count > PX_SIMPLEX_MAX_VERTICES)
     {
         return false;
@@ -165,6 +166,14 @@ static bool warm_start(const pxi_gjk_pair* pair, const px_simplex_cache* cache, 
         }
         vec3 w;
         px_v3_sub(p, q, w);
+        if (!px_v3_is_finite(w))
+        {
+            /* a cached vertex gone NaN or Inf (the caller's hull points changed): the error a cold run's scans
+             * report, not a simplex that reads as enclosing the origin (review 53: PX_OK with a NaN point) */
+            s->count = 0;
+            *non_finite = true;
+            return false;
+        }
         if (!pxi_simplex_contains(s, w, cache->index_a[i], cache->index_b[i]))
         {
             pxi_simplex_push(s, p, q, cache->index_a[i], cache->index_b[i]);
@@ -242,7 +251,13 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
             pair->climb_start[1] = pair->climb_b->climb_record[cache->index_b[0]];
         }
     }
-    if (warm_start(pair, cache, s))
+    bool cached_non_finite = false;
+    const bool warm = warm_start(pair, cache, s, &cached_non_finite);
+    if (PX_UNLIKELY(cached_non_finite))
+    {
+        return PX_ERR_NON_FINITE;
+    }
+    if (warm)
     {
         uint32_t f = pxi_simplex_reduce(s, st->v, &degenerate);
         vv = px_v3_norm2(st->v);
