@@ -5,7 +5,8 @@
 #   scripts/deps.sh --bench    also what the benchmarks link
 set -euo pipefail
 
-packages=(cmake make gcc g++ pkg-config libcglm-dev libstb-dev libgmp-dev libbullet-dev libccd-dev libembree-dev librecast-dev)
+# locales: glibc's locale sources, from which test_io builds de_DE and ps_AF (decimal comma, two-byte point)
+packages=(cmake make gcc g++ pkg-config locales libcglm-dev libstb-dev libgmp-dev libbullet-dev libccd-dev libembree-dev librecast-dev)
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(libfcl-dev libembree-dev)
 fi

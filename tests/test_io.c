@@ -1,7 +1,9 @@
 /* io: the OBJ reader. Every accepted quirk (face corner forms, relative indices, line ends, comments,
  * ignored keywords, FCL's count header), every malformed case with its line number, allocation failure on
  * every call in turn, random corruption of a valid file, and the shared meshes against their README. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, setenv: the locales built for the locale tests */
 #include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -498,23 +500,53 @@ static int allocation_failure_load(void)
 /* ---------------------------------------------------------------------------------------------------- */
 /* Locale and corruption */
 
+/* Set LC_NUMERIC to locale `name` (e.g. "de_DE.UTF-8"), building it from glibc's sources (`source`, e.g.
+ * "de_DE") with localedef into a temporary LOCPATH when it is not installed. Returns false (LC_NUMERIC left
+ * "C") when neither works; *dir then holds nothing to remove. */
+static bool use_locale(const char* name, const char* source, char dir[64])
+{
+    dir[0] = '\0';
+    if (setlocale(LC_NUMERIC, name) != NULL)
+    {
+        return true;
+    }
+    strcpy(dir, "/tmp/px_test_locale_XXXXXX");
+    if (mkdtemp(dir) == NULL)
+    {
+        dir[0] = '\0';
+        return false;
+    }
+    char command[256];
+    snprintf(command, sizeof(command), "localedef -i %s -f UTF-8 %s/%s >/dev/null 2>&1", source, dir, name);
+    if (system(command) == 0 && setenv("LOCPATH", dir, 1) == 0 && setlocale(LC_NUMERIC, name) != NULL)
+    {
+        return true;
+    }
+    setlocale(LC_NUMERIC, "C");
+    return false;
+}
+
+/* Back to the "C" locale, and the temporary locale directory removed. */
+static void restore_locale(const char* dir)
+{
+    setlocale(LC_NUMERIC, "C");
+    if (dir[0] != '\0')
+    {
+        unsetenv("LOCPATH");
+        char command[128];
+        snprintf(command, sizeof(command), "rm -rf %s", dir);
+        (void)!system(command);
+    }
+}
+
 static int decimal_comma_locale(void)
 {
     /* A host program may set a locale whose decimal separator is ','. The reader must still read '.'. */
-    static const char* names[] = { "de_DE.UTF-8", "de_DE.utf8",  "fr_FR.UTF-8",
-                                   "fr_FR.utf8",  "nl_NL.UTF-8", "ru_RU.UTF-8" };
-    const char* found = NULL;
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && found == NULL; ++i)
+    char dir[64];
+    if (!use_locale("de_DE.UTF-8", "de_DE", dir) || strcmp(localeconv()->decimal_point, ",") != 0)
     {
-        if (setlocale(LC_NUMERIC, names[i]) != NULL)
-        {
-            found = names[i];
-        }
-    }
-    if (found == NULL || strcmp(localeconv()->decimal_point, ",") != 0)
-    {
-        setlocale(LC_NUMERIC, "C");
-        printf("    no locale with a decimal comma is installed (tried de_DE, fr_FR, nl_NL, ru_RU)\n");
+        restore_locale(dir);
+        printf("    no locale with a decimal comma (de_DE.UTF-8 not installed, localedef could not build it)\n");
         return PX_TEST_SKIP;
     }
     px_obj_data d;
@@ -523,11 +555,35 @@ static int decimal_comma_locale(void)
     px_status s_comma = PX_OK;
     px_obj_data d2;
     s_comma = parse_str("v 1,5 0 0\n", &d2, &e);
-    setlocale(LC_NUMERIC, "C");
+    restore_locale(dir);
     PX_CHECK_STATUS(s, PX_OK);
     PX_CHECK(d.vertices[0] == 1.5f && d.vertices[1] == -2.25f && d.vertices[2] == 0.3f);
     px_obj_free(&d);
     PX_CHECK_STATUS(s_comma, PX_ERR_PARSE);
+    return 0;
+}
+
+/* A locale whose decimal point is two bytes (ps_AF: U+066B): numbers with a '.' still read. The retry with
+ * the locale's point only took one-byte points, so every "1.5" failed (review 52). */
+static int multibyte_point_locale(void)
+{
+    char dir[64];
+    if (!use_locale("ps_AF.UTF-8", "ps_AF", dir) || strlen(localeconv()->decimal_point) < 2)
+    {
+        restore_locale(dir);
+        printf("    no locale with a multi-byte decimal point (ps_AF.UTF-8 not installed, localedef could not "
+               "build it)\n");
+        return PX_TEST_SKIP;
+    }
+    px_obj_data d;
+    px_obj_error e;
+    px_status s = parse_str("v 1.5 -2.25 3e-1\nv 0.125 1. .5\nv 0 0 1\nf 1 2 3\n", &d, &e);
+    restore_locale(dir);
+    PX_CHECK_STATUS(s, PX_OK);
+    PX_CHECK(d.vertex_count == 3);
+    PX_CHECK(d.vertices[0] == 1.5f && d.vertices[1] == -2.25f && d.vertices[2] == 0.3f);
+    PX_CHECK(d.vertices[3] == 0.125f && d.vertices[4] == 1.0f && d.vertices[5] == 0.5f);
+    px_obj_free(&d);
     return 0;
 }
 
@@ -693,6 +749,7 @@ int test_io(void)
     PX_RUN_SUBTEST(allocation_failure_parse);
     PX_RUN_SUBTEST(allocation_failure_load);
     PX_RUN_SUBTEST(decimal_comma_locale);
+    PX_RUN_SUBTEST(multibyte_point_locale);
     PX_RUN_SUBTEST(random_corruption);
     PX_RUN_SUBTEST(shared_meshes);
     PX_SUITE_END;

@@ -207,7 +207,9 @@ static number_result parse_float(const obj_token* t, float* dest)
     {
         return NUMBER_TOO_LONG;
     }
-    char buffer[OBJ_MAX_NUMBER_CHARS + 1];
+    /* room for the token with its '.' replaced by a locale's decimal point of up to 8 bytes (ps_AF's is
+     * U+066B, two bytes in UTF-8) */
+    char buffer[OBJ_MAX_NUMBER_CHARS + 8 + 1];
     memcpy(buffer, t->begin, n);
     buffer[n] = '\0';
     char* stop = NULL;
@@ -216,13 +218,18 @@ static number_result parse_float(const obj_token* t, float* dest)
     {
         const char* point = localeconv()->decimal_point;
         char* dot = memchr(buffer, '.', n);
-        if (dot == NULL || point == NULL || point[0] == '\0' || point[1] != '\0')
+        const size_t point_len = point != NULL ? strlen(point) : 0;
+        if (dot == NULL || point_len == 0 || point_len > 8)
         {
             return NUMBER_SYNTAX;
         }
-        *dot = point[0];
+        /* the digits after the '.' move to make room for the locale's point */
+        const size_t after = n - (size_t)(dot - buffer) - 1;
+        memmove(dot + point_len, dot + 1, after + 1); /* with the terminating NUL */
+        memcpy(dot, point, point_len);
+        const size_t length = n - 1 + point_len;
         v = strtof(buffer, &stop);
-        if (stop != buffer + n)
+        if (stop != buffer + length)
         {
             return NUMBER_SYNTAX;
         }
