@@ -188,8 +188,14 @@ static int add_mesh(demo_scene* scene, const char* path)
             hi[k] = fmaxf(hi[k], m->vertices[3 * i + k]);
         }
     }
-    float extent = fmaxf(hi[0] - lo[0], fmaxf(hi[1] - lo[1], hi[2] - lo[2]));
-    float scale = extent > 0.0f ? DEMO_MESH_SIZE / extent : 1.0f;
+    /* in doubles: a float extent overflows for coordinates near FLT_MAX and its inverse for tiny meshes
+     * (a mesh 1e-40 across was scaled by inf into NaN points; review 52) */
+    double extent = 0.0;
+    for (int k = 0; k < 3; ++k)
+    {
+        extent = fmax(extent, (double)hi[k] - (double)lo[k]);
+    }
+    const double scale = extent > 0.0 ? (double)DEMO_MESH_SIZE / extent : 1.0;
     scene->mesh_points = malloc((size_t)m->vertex_count * 3 * sizeof(float));
     if (scene->mesh_points == NULL)
     {
@@ -202,8 +208,7 @@ static int add_mesh(demo_scene* scene, const char* path)
         for (int k = 0; k < 3; ++k)
         {
             double centre = k == 1 ? (double)lo[1] : 0.5 * ((double)lo[k] + (double)hi[k]);
-            scene->mesh_points[3 * i + k] =
-                (float)(((double)m->vertices[3 * i + k] - centre) * (double)scale);
+            scene->mesh_points[3 * i + k] = (float)(((double)m->vertices[3 * i + k] - centre) * scale);
         }
     }
     const char* base = strrchr(path, '/');
@@ -213,10 +218,10 @@ static int add_mesh(demo_scene* scene, const char* path)
     demo_body* b =
         add_body(scene, name, px_shape_hull(scene->mesh_points, m->vertex_count), 0.0f, 0.0f, 5.6f, NULL);
     snprintf(b->description, sizeof(b->description), "hull of %d OBJ vertices, scaled %.3g", m->vertex_count,
-             (double)scale);
+             scale);
     printf(
         "mesh: %s: %d vertices, %d triangles; its vertices' convex hull is scaled by %.4g to %.1f units\n\n",
-        path, m->vertex_count, m->triangle_count, (double)scale, (double)DEMO_MESH_SIZE);
+        path, m->vertex_count, m->triangle_count, scale, (double)DEMO_MESH_SIZE);
     return CLI_EXIT_OK;
 }
 

@@ -465,6 +465,16 @@ int render_mesh(const px_mesh* mesh, render_view view, int width, int height, co
         return cli_fail("the mesh has no triangles to render");
     }
     px_aabb bounds = px_mesh_bounds(mesh);
+    /* the framing works in float with squares of the extent: beyond this the camera's distances overflow
+     * (a mesh 1e20 across failed with "NaN or infinity in the input"; review 52) */
+    const float limit = 1.0e18f;
+    for (int k = 0; k < 3; ++k)
+    {
+        if (!(fabsf(bounds.min[k]) <= limit && fabsf(bounds.max[k]) <= limit))
+        {
+            return cli_fail("the mesh reaches coordinates beyond %g, too far out to frame a picture", (double)limit);
+        }
+    }
     render_camera camera =
         render_frame(&bounds, px_mesh_vertices(mesh), px_mesh_vertex_count(mesh), view, width, height);
     result->camera = camera;
