@@ -587,6 +587,24 @@ static int multibyte_point_locale(void)
     return 0;
 }
 
+/* An endless stream of NUL bytes (/dev/zero) is not a text file: the loader stops at the first chunk with a
+ * NUL and reports its line, where it had read on until memory ran out (review 52). */
+static int endless_binary_stream(void)
+{
+    FILE* probe = fopen("/dev/zero", "rb");
+    if (probe == NULL)
+    {
+        printf("    no /dev/zero on this system\n");
+        return PX_TEST_SKIP;
+    }
+    fclose(probe);
+    px_obj_data d;
+    px_obj_error e;
+    PX_CHECK_STATUS(px_obj_load("/dev/zero", NULL, &d, &e), PX_ERR_PARSE);
+    PX_CHECK(e.line == 1 && is_zeroed(&d));
+    return 0;
+}
+
 static int random_corruption(void)
 {
     /* Flip, insert and delete bytes of a valid file: the reader must never crash (ASan/UBSan builds catch
@@ -750,6 +768,7 @@ int test_io(void)
     PX_RUN_SUBTEST(allocation_failure_load);
     PX_RUN_SUBTEST(decimal_comma_locale);
     PX_RUN_SUBTEST(multibyte_point_locale);
+    PX_RUN_SUBTEST(endless_binary_stream);
     PX_RUN_SUBTEST(random_corruption);
     PX_RUN_SUBTEST(shared_meshes);
     PX_SUITE_END;

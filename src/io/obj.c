@@ -774,7 +774,15 @@ px_status px_obj_load(const char* path, const px_allocator* allocator, px_obj_da
             capacity = grown;
         }
         size_t got = fread(buffer + length, 1, capacity - length, file);
+        const char* nul = got > 0 ? memchr(buffer + length, '\0', got) : NULL;
         length += got;
+        if (nul != NULL)
+        {
+            /* not text: the parse reports the NUL byte's line, and a stream of them (/dev/zero) is not read to
+             * the end of memory (review 52) */
+            length = (size_t)(nul - buffer) + 1;
+            break;
+        }
         if (got == 0)
         {
             if (ferror(file))
