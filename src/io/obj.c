@@ -425,7 +425,7 @@ static px_status parse_corner(obj_builder* b, const obj_token* t, int32_t* dest)
     if (overflow)
     {
         obj_token digits = { t->begin, v_end };
-        set_error(b->error, b->line, "face index '%.*s' overflows an int", quote_length(&digits), t->begin);
+        set_error(b->error, b->line, "face index '%.*s' is out of range", quote_length(&digits), t->begin);
         return PX_ERR_PARSE;
     }
     if (v == 0)
