@@ -15,14 +15,16 @@
 ///
 /// Numbers are parsed independently of the C locale: the reader checks the token syntax itself
 /// (`[+-]digits[.digits][e[+-]digits]`) and converts with strtof, retrying with the locale's decimal
-/// separator if a program changed LC_NUMERIC. `nan`, `inf`, hexadecimal floats and values that overflow
-/// a float are rejected.
+/// separator (of any length: ps_AF's is two bytes) if a program changed LC_NUMERIC. `nan`, `inf`,
+/// hexadecimal floats and values that overflow a float are rejected. Reading stops at the first chunk that
+/// holds a NUL byte (a binary file, /dev/zero): the parse reports it as a control byte.
 ///
 /// Errors are reported with the 1-based line number and a readable message, for example
 /// `line 12: face index 40 out of range (30 vertices)`. A face may only reference vertices defined on
 /// earlier lines, as the OBJ format requires; a forward reference is reported as out of range.
 ///
-/// Thread-safety: the functions keep no state; different px_obj_data may be loaded on different threads.
+/// Thread-safety: the functions keep no state; different px_obj_data may be loaded on different threads,
+/// as long as no thread changes the C locale meanwhile (strtof and localeconv read it).
 #pragma once
 
 #include "proxima/base.h"
