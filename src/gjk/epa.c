@@ -332,15 +332,45 @@ static void epa_face_plane(const epa_poly* poly, epa_face* f)
 #endif
 
 #if PXI_EPA_SSE
-/* The planes of count faces (a fan: v[0], v[1] on the horizon, v[2] the new vertex; or the seed
- * tetrahedron's four), four faces per step: the vertices are transposed into x, y, z registers and every
- * lane computes what epa_face_plane computes, in the same order (bit-identical), without its horizontal
- * sums. */
+/* Four faces' planes at once, their vertices transposed into x, y, z registers (a, b, w per face): what
+ * epa_face_plane computes per lane, in the same order (bit-identical), without its horizontal sums. ok
+ * marks the faces with a normal (sd is INFINITY for the others). */
+typedef struct epa_planes4
+{
+    __m128 nx, ny, nz, offset, sd, ok;
+} epa_planes4;
+
+static inline epa_planes4 epa_planes4_of(__m128 ax, __m128 ay, __m128 az, __m128 bx, __m128 by, __m128 bz, __m128 wx,
+                                         __m128 wy, __m128 wz)
+{
+    const __m128 third = _mm_set1_ps(1.0f / 3.0f), eps = _mm_set1_ps(1.0e-12f), inf = _mm_set1_ps(INFINITY);
+    const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    epa_planes4 p;
+    const __m128 abx = _mm_sub_ps(bx, ax), aby = _mm_sub_ps(by, ay), abz = _mm_sub_ps(bz, az);
+    const __m128 acx = _mm_sub_ps(wx, ax), acy = _mm_sub_ps(wy, ay), acz = _mm_sub_ps(wz, az);
+    p.nx = _mm_sub_ps(_mm_mul_ps(aby, acz), _mm_mul_ps(abz, acy));
+    p.ny = _mm_sub_ps(_mm_mul_ps(abz, acx), _mm_mul_ps(abx, acz));
+    p.nz = _mm_sub_ps(_mm_mul_ps(abx, acy), _mm_mul_ps(aby, acx));
+#define EPA_DOT4(x0, y0, z0, x1, y1, z1)                                                                        \
+    _mm_add_ps(_mm_add_ps(_mm_mul_ps(x0, x1), _mm_mul_ps(y0, y1)), _mm_mul_ps(z0, z1))
+    const __m128 nn = EPA_DOT4(p.nx, p.ny, p.nz, p.nx, p.ny, p.nz);
+    const __m128 lmax = _mm_max_ps(EPA_DOT4(abx, aby, abz, abx, aby, abz), EPA_DOT4(acx, acy, acz, acx, acy, acz));
+    p.offset = _mm_mul_ps(_mm_add_ps(_mm_add_ps(EPA_DOT4(p.nx, p.ny, p.nz, ax, ay, az),
+                                                EPA_DOT4(p.nx, p.ny, p.nz, bx, by, bz)),
+                                     EPA_DOT4(p.nx, p.ny, p.nz, wx, wy, wz)),
+                          third);
+#undef EPA_DOT4
+    p.ok = _mm_cmpgt_ps(nn, _mm_mul_ps(_mm_mul_ps(eps, lmax), lmax));
+    const __m128 sd = _mm_mul_ps(_mm_div_ps(p.offset, nn), _mm_and_ps(p.offset, abs_mask));
+    p.sd = _mm_or_ps(_mm_and_ps(p.ok, sd), _mm_andnot_ps(p.ok, inf));
+    return p;
+}
+
+/* The planes of count faces (the seed tetrahedron's four; the loop's fans take epa_fan_planes_sse), four
+ * faces per step: the vertices are transposed into x, y, z registers for epa_planes4_of. */
 static void epa_planes_sse(epa_poly* poly, const int* fan, int count)
 {
     epa_face* faces = poly->faces;
-    const __m128 third = _mm_set1_ps(1.0f / 3.0f), eps = _mm_set1_ps(1.0e-12f), inf = _mm_set1_ps(INFINITY);
-    const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
     for (int k0 = 0; k0 < count; k0 += 4)
     {
         /* a short last step repeats the last face in the spare lanes */
@@ -357,30 +387,14 @@ static void epa_planes_sse(epa_poly* poly, const int* fan, int count)
         _MM_TRANSPOSE4_PS(ax, ay, az, a3);
         _MM_TRANSPOSE4_PS(bx, by, bz, b3);
         _MM_TRANSPOSE4_PS(wx, wy, wz, w3);
-        const __m128 abx = _mm_sub_ps(bx, ax), aby = _mm_sub_ps(by, ay), abz = _mm_sub_ps(bz, az);
-        const __m128 acx = _mm_sub_ps(wx, ax), acy = _mm_sub_ps(wy, ay), acz = _mm_sub_ps(wz, az);
-        const __m128 nx = _mm_sub_ps(_mm_mul_ps(aby, acz), _mm_mul_ps(abz, acy));
-        const __m128 ny = _mm_sub_ps(_mm_mul_ps(abz, acx), _mm_mul_ps(abx, acz));
-        const __m128 nz = _mm_sub_ps(_mm_mul_ps(abx, acy), _mm_mul_ps(aby, acx));
-#define EPA_DOT4(x0, y0, z0, x1, y1, z1)                                                                        \
-    _mm_add_ps(_mm_add_ps(_mm_mul_ps(x0, x1), _mm_mul_ps(y0, y1)), _mm_mul_ps(z0, z1))
-        const __m128 nn = EPA_DOT4(nx, ny, nz, nx, ny, nz);
-        const __m128 lmax = _mm_max_ps(EPA_DOT4(abx, aby, abz, abx, aby, abz), EPA_DOT4(acx, acy, acz, acx, acy, acz));
-        const __m128 offset = _mm_mul_ps(_mm_add_ps(_mm_add_ps(EPA_DOT4(nx, ny, nz, ax, ay, az),
-                                                               EPA_DOT4(nx, ny, nz, bx, by, bz)),
-                                                    EPA_DOT4(nx, ny, nz, wx, wy, wz)),
-                                         third);
-#undef EPA_DOT4
-        const __m128 ok = _mm_cmpgt_ps(nn, _mm_mul_ps(_mm_mul_ps(eps, lmax), lmax));
-        __m128 sd = _mm_mul_ps(_mm_div_ps(offset, nn), _mm_and_ps(offset, abs_mask));
-        sd = _mm_or_ps(_mm_and_ps(ok, sd), _mm_andnot_ps(ok, inf));
+        const epa_planes4 pl = epa_planes4_of(ax, ay, az, bx, by, bz, wx, wy, wz);
         float tx[4], ty[4], tz[4], to[4], ts[4];
-        _mm_storeu_ps(tx, nx);
-        _mm_storeu_ps(ty, ny);
-        _mm_storeu_ps(tz, nz);
-        _mm_storeu_ps(to, offset);
-        _mm_storeu_ps(ts, sd);
-        const int ok_bits = _mm_movemask_ps(ok);
+        _mm_storeu_ps(tx, pl.nx);
+        _mm_storeu_ps(ty, pl.ny);
+        _mm_storeu_ps(tz, pl.nz);
+        _mm_storeu_ps(to, pl.offset);
+        _mm_storeu_ps(ts, pl.sd);
+        const int ok_bits = _mm_movemask_ps(pl.ok);
         const int lanes = count - k0 < 4 ? count - k0 : 4;
         for (int j = 0; j < lanes; ++j)
         {
@@ -419,8 +433,6 @@ static void epa_planes(epa_poly* poly, const int* fan, int count)
 static void epa_fan_planes_sse(epa_poly* poly, const int* fan, const epa_horizon_edge* horizon, int count, int iw)
 {
     epa_face* faces = poly->faces;
-    const __m128 third = _mm_set1_ps(1.0f / 3.0f), eps = _mm_set1_ps(1.0e-12f), inf = _mm_set1_ps(INFINITY);
-    const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
     const float* apex = poly->w4[iw];
     const __m128 wx = _mm_set1_ps(apex[0]), wy = _mm_set1_ps(apex[1]), wz = _mm_set1_ps(apex[2]);
     for (int k0 = 0; k0 < count; k0 += 4)
@@ -435,28 +447,12 @@ static void epa_fan_planes_sse(epa_poly* poly, const int* fan, const epa_horizon
         __m128 bz = _mm_loadu_ps(poly->w4[horizon[k2].b]), b3 = _mm_loadu_ps(poly->w4[horizon[k3].b]);
         _MM_TRANSPOSE4_PS(ax, ay, az, a3);
         _MM_TRANSPOSE4_PS(bx, by, bz, b3);
-        const __m128 abx = _mm_sub_ps(bx, ax), aby = _mm_sub_ps(by, ay), abz = _mm_sub_ps(bz, az);
-        const __m128 acx = _mm_sub_ps(wx, ax), acy = _mm_sub_ps(wy, ay), acz = _mm_sub_ps(wz, az);
-        __m128 nx = _mm_sub_ps(_mm_mul_ps(aby, acz), _mm_mul_ps(abz, acy));
-        __m128 ny = _mm_sub_ps(_mm_mul_ps(abz, acx), _mm_mul_ps(abx, acz));
-        __m128 nz = _mm_sub_ps(_mm_mul_ps(abx, acy), _mm_mul_ps(aby, acx));
-#define EPA_DOT4(x0, y0, z0, x1, y1, z1)                                                                        \
-    _mm_add_ps(_mm_add_ps(_mm_mul_ps(x0, x1), _mm_mul_ps(y0, y1)), _mm_mul_ps(z0, z1))
-        const __m128 nn = EPA_DOT4(nx, ny, nz, nx, ny, nz);
-        const __m128 lmax = _mm_max_ps(EPA_DOT4(abx, aby, abz, abx, aby, abz), EPA_DOT4(acx, acy, acz, acx, acy, acz));
-        __m128 offset = _mm_mul_ps(_mm_add_ps(_mm_add_ps(EPA_DOT4(nx, ny, nz, ax, ay, az),
-                                                         EPA_DOT4(nx, ny, nz, bx, by, bz)),
-                                              EPA_DOT4(nx, ny, nz, wx, wy, wz)),
-                                   third);
-#undef EPA_DOT4
-        const __m128 ok = _mm_cmpgt_ps(nn, _mm_mul_ps(_mm_mul_ps(eps, lmax), lmax));
-        __m128 sd = _mm_mul_ps(_mm_div_ps(offset, nn), _mm_and_ps(offset, abs_mask));
-        sd = _mm_or_ps(_mm_and_ps(ok, sd), _mm_andnot_ps(ok, inf));
+        epa_planes4 pl = epa_planes4_of(ax, ay, az, bx, by, bz, wx, wy, wz);
         float ts[4];
-        _mm_storeu_ps(ts, sd);
-        const int ok_bits = _mm_movemask_ps(ok);
-        _MM_TRANSPOSE4_PS(nx, ny, nz, offset); /* now one face per register: n, offset */
-        const __m128 rows[4] = { nx, ny, nz, offset };
+        _mm_storeu_ps(ts, pl.sd);
+        const int ok_bits = _mm_movemask_ps(pl.ok);
+        _MM_TRANSPOSE4_PS(pl.nx, pl.ny, pl.nz, pl.offset); /* now one face per register: n, offset */
+        const __m128 rows[4] = { pl.nx, pl.ny, pl.nz, pl.offset };
         const int lanes = count - k0 < 4 ? count - k0 : 4;
         for (int j = 0; j < lanes; ++j)
         {
