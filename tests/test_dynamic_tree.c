@@ -1007,6 +1007,15 @@ static int subnormal_direction_test(void)
             PX_CHECK(crossed == 1);
         }
     }
+    /* a ray whose only moving component is tiny, with no end: the box 0.1 ahead is crossed at t = 5e37 (a
+     * first fix had tested such axes as parallel and missed it; review 54) */
+    const px_aabb ahead = { { 0.1f, 4.0f, -1.0f }, { 0.2f, 6.0f, 1.0f } };
+    int32_t ahead_id = PX_NULL_INDEX;
+    PX_CHECK_STATUS(px_dynamic_tree_create_proxy(tree, &ahead, NULL, &ahead_id), PX_OK);
+    px_ray slow = { { 0.0f, 5.0f, 0.0f }, { 2e-39f, 0.0f, 0.0f }, INFINITY };
+    int crossed = 0;
+    PX_CHECK_STATUS(px_dynamic_tree_ray_query(tree, &slow, count_ray_hit, &crossed), PX_OK);
+    PX_CHECK(crossed == 1);
     px_dynamic_tree_destroy(tree);
     return 0;
 }

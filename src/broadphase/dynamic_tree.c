@@ -1040,8 +1040,11 @@ static bool ray_box(const float o[3], const float d[3], const float inv[3], floa
             }
             continue;
         }
-        float t1 = (b->min[k] - o[k]) * inv[k];
-        float t2 = (b->max[k] - o[k]) * inv[k];
+        /* an origin on a slab plane is there at t = 0, also when inv[k] overflowed to infinity (a direction
+         * component below 1 / FLT_MAX, where 0 * inf would be NaN and miss the box; review 53) */
+        const float d1 = b->min[k] - o[k], d2 = b->max[k] - o[k];
+        float t1 = d1 != 0.0f ? d1 * inv[k] : 0.0f;
+        float t2 = d2 != 0.0f ? d2 * inv[k] : 0.0f;
         float tn = t1 < t2 ? t1 : t2;
         float tf = t1 < t2 ? t2 : t1;
         lo = tn > lo ? tn : lo;
@@ -1081,25 +1084,16 @@ px_status px_dynamic_tree_ray_query(const px_dynamic_tree* tree, const px_ray* r
         return PX_ERR_DEGENERATE_INPUT;
     }
     px_ray r = *ray;
-    float inv[3], slab[3]; /* slab: the direction as the slab test sees it */
+    float inv[3];
     for (int k = 0; k < 3; ++k)
     {
         inv[k] = r.direction[k] != 0.0f ? 1.0f / r.direction[k] : 0.0f;
-        slab[k] = r.direction[k];
-        if (!isfinite(inv[k]))
-        {
-            /* a component below 1 / FLT_MAX (its inverse overflows, and 0 * inf would make the slab NaN: a box
-             * whose face the origin lies on was missed; review 53) moves the ray by less than a float over
-             * any max_t a float holds: that axis is tested as parallel */
-            slab[k] = 0.0f;
-            inv[k] = 0.0f;
-        }
     }
     int32_t i = tree->root;
     while (i != PX_NULL_INDEX)
     {
         const tree_node* n = &tree->nodes[i];
-        if (ray_box(r.origin, slab, inv, r.max_t, &n->aabb))
+        if (ray_box(r.origin, r.direction, inv, r.max_t, &n->aabb))
         {
             if (!is_leaf(n))
             {
