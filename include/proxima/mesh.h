@@ -147,7 +147,9 @@ extern "C"
 
     /// Closest hit of a ray on either side of the triangles (both-sided, watertight).
     /// result->triangle is the triangle index, u and v the barycentric weights of its second and third
-    /// vertices, normal the unit geometric normal turned to face the ray's origin.
+    /// vertices, normal the unit geometric normal turned to face the ray's origin. The watertight test forms
+    /// products of three coordinates (relative to the ray's origin): triangles farther from it than about
+    /// 1e12 (2^40) are missed, as the products overflow float.
     /// @return PX_OK (hit or not); PX_ERR_INVALID_ARGUMENT (NULL argument, negative max_t);
     ///         PX_ERR_NON_FINITE (NaN or Inf in origin or direction, NaN max_t);
     ///         PX_ERR_DEGENERATE_INPUT (zero direction). On an error, *result is cleared (hit == false).

@@ -465,9 +465,10 @@ int render_mesh(const px_mesh* mesh, render_view view, int width, int height, co
         return cli_fail("the mesh has no triangles to render");
     }
     px_aabb bounds = px_mesh_bounds(mesh);
-    /* the framing works in float with squares of the extent: beyond this the camera's distances overflow
-     * (a mesh 1e20 across failed with "NaN or infinity in the input"; review 52) */
-    const float limit = 1.0e18f;
+    /* px_mesh_ray_cast misses triangles farther than about 1e12 from the ray's origin (mesh.h: its products
+     * of three coordinates overflow), and the camera's framing overflows later: such meshes get this reason,
+     * not a blank picture or "NaN or infinity in the input" (reviews 52, 54) */
+    const float limit = 1.0e11f;
     for (int k = 0; k < 3; ++k)
     {
         if (!(fabsf(bounds.min[k]) <= limit && fabsf(bounds.max[k]) <= limit))
