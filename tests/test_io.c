@@ -502,7 +502,8 @@ static int allocation_failure_load(void)
 
 /* Set LC_NUMERIC to locale `name` (e.g. "de_DE.UTF-8"), building it from glibc's sources (`source`, e.g.
  * "de_DE") with localedef into a temporary LOCPATH when it is not installed. Returns false (LC_NUMERIC left
- * "C") when neither works; *dir then holds nothing to remove. */
+ * "C") when neither works. dir names the temporary directory, if one was made: call restore_locale(dir)
+ * either way. */
 static bool use_locale(const char* name, const char* source, char dir[64])
 {
     dir[0] = '\0';
