@@ -1412,9 +1412,28 @@ static const pxt_frozen_case reg_sliver_witness_triangle_case = { "reg_sliver_wi
     { -0x1.21925cp-2f, 0x1.4ad834p-8f, -0x1.837a2ap-1f, 0x1.2db8aep-1f },
     { 0x1.972d1ap+3f, 0x1.514facp+4f, -0x1.d188cp+2f } };
 
+/* A segment touching one 8e-6 long (seed 17, sample 141603, minimized): the witness from B moved off along
+ * EPA's normal had its two points 4.6e-6 apart (B's half length, as the move slid B's closest point along
+ * it), just over the 4 bands separated_witness accepted, so EPA's own witness on the sliver polytope stood,
+ * 12 tolerances off B. It accepts 8 bands now. */
+static const float reg_tiny_segment_witness_a[] = {
+    -0x1.0e9b6cp-1f, 0x1.776312p-2f, 0x1.73426cp-4f, 0x1.33b4fap-2f, -0x1.3208ap-2f, 0x1.eba494p-2f
+};
+static const float reg_tiny_segment_witness_b[] = {
+    0x1.ad14ap-7f, -0x1.5dfbd4p-17f, -0x1.344432p-4f, 0x1.ad14ap-7f, 0x1.5d77bp-17f, -0x1.344432p-4f
+};
+static const pxt_frozen_case reg_tiny_segment_witness_case = { "reg_tiny_segment_witness", PXT_K_TETRA,
+    0, 2, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_tiny_segment_witness_a,
+    0, 2, { 0x1.ad14bep-7f, 0x1.5db9c2p-17f, 0x1.344432p-4f }, reg_tiny_segment_witness_b,
+    { -0x1.19b76ap-28f, 0x1.3c89dcp-25f, 0x1.5c2e7ep-27f, 0x1p+0f },
+    { -0x1.feb76p-4f, 0x1.a9399cp-3f, 0x1.532b3p-6f },
+    { -0x1.cc522ap-21f, 0x1.136eeep-18f, 0x1.a2293cp-18f, 0x1p+0f },
+    { -0x1.c2ca24p-2f, 0x1.922d8ap-2f, 0x1.2bd86p-2f } };
+
 static int reg_sliver_witness(void)
 {
     int fails = run_frozen(&reg_sliver_witness_flat_case);
+    fails += run_frozen(&reg_tiny_segment_witness_case);
     fails += run_frozen(&reg_sliver_witness_moved_case);
     fails += run_frozen(&reg_sliver_witness_triangle_case);
     return fails;

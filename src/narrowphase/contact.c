@@ -389,10 +389,11 @@ static bool separated_witness(const pxi_gjk_pair* pair, const px_gjk_config* gjk
     vec3 pa, pb;
     pxi_simplex_witness_refined(&st.simplex, pa, pb);
     px_v3_mad(pb, -gap, n, pb); /* back to where B touches A along n */
-    /* Kept only when the two points, B's moved back, coincide within a few bands: n may be no contact
-     * normal (EPA's at depth 0 often is not, and moving B along it barely separates the cores), and the
-     * moved simplex's own weights can be off on a thin shape. */
-    const float lim = 4.0f * gap / PXI_TOUCH_WITNESS_GAP;
+    /* Kept only when the two points, B's moved back, coincide within a few bands (8: a segment 8e-6 long
+     * touching another had them 4.6e-6 apart, its closest point sliding along it with the move): n may be
+     * no contact normal (EPA's at depth 0 often is not, and moving B along it barely separates the cores),
+     * and the moved simplex's own weights can be off on a thin shape. */
+    const float lim = 8.0f * gap / PXI_TOUCH_WITNESS_GAP;
     if (!(px_v3_distance2(pa, pb) <= lim * lim))
     {
         return false;
