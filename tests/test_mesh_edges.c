@@ -437,7 +437,7 @@ typedef struct contact_tally
 } contact_tally;
 
 /* Every contact of shape at pose against the mesh, three ways: px_mesh_shape_contacts, px_manifold_world
- * per triangle with pxi_mesh_manifold_correct_edges (the world's path; the shape as A or B), and a px_world
+ * per triangle with pxi_mesh_manifold_correct_edges (the world's correction; the shape as A or B), and a px_world
  * holding the mesh (static, created first: body_a) and the shape. Every normal (from the mesh to the shape)
  * must be allowed. */
 static int check_pose(px_mesh* mesh, const px_shape* shape, const px_transform* pose, const allowed_normals* ok,
@@ -482,7 +482,7 @@ static int check_pose(px_mesh* mesh, const px_shape* shape, const px_transform* 
             float raw[3] = { sign * m.normal[0], sign * m.normal[1], sign * m.normal[2] };
             tally->raw_off += !normal_allowed(ok, raw);
             tally->corrected +=
-                pxi_mesh_manifold_correct_edges(&m, mesh, t, &identity, mesh_is_a != 0, shape, pose, margin);
+                pxi_mesh_manifold_correct_edges(&m, mesh, t, &identity, mesh_is_a != 0, shape, pose, &config);
             if (m.count == 0)
             {
                 continue;
@@ -600,7 +600,7 @@ static int ghost_reproduction(void)
         px_manifold m;
         PX_CHECK(px_manifold_world(&box, &pose, &t0, &identity, NULL, &m) >= 0);
         PX_CHECK(m.count > 0 && fabsf(m.normal[1]) < 0.5f);
-        PX_CHECK(pxi_mesh_manifold_correct_edges(&m, mesh, 0, &identity, false, &box, &pose, PX_LINEAR_SLOP));
+        PX_CHECK(pxi_mesh_manifold_correct_edges(&m, mesh, 0, &identity, false, &box, &pose, NULL));
         PX_CHECK(m.count > 0 && m.normal[1] == -1.0f);
         for (int i = 0; i < m.count; ++i)
         {
@@ -659,7 +659,7 @@ static int edges_off(void)
     px_manifold m;
     PX_CHECK(px_manifold_world(&box, &pose, &t0, &identity, NULL, &m) >= 0);
     px_manifold before = m;
-    PX_CHECK(!pxi_mesh_manifold_correct_edges(&m, off, 0, &identity, false, &box, &pose, PX_LINEAR_SLOP));
+    PX_CHECK(!pxi_mesh_manifold_correct_edges(&m, off, 0, &identity, false, &box, &pose, NULL));
     PX_CHECK(memcmp(&m, &before, sizeof(m)) == 0);
     px_mesh_destroy(off);
     px_mesh_destroy(on);

@@ -1109,11 +1109,11 @@ static bool repair_contact(const pxi_gjk_pair* pair, const pxi_poly* pa, bool po
 /* ------------------------------------------------------------------------------------------------ */
 /* Dispatch                                                                                           */
 
-/* The manifold in A's frame from the contact c (checked and, for polytopes, repaired here first); rel is
+/* The manifold in A's frame from the contact c (when check, checked and, for polytopes, repaired here first); rel is
  * B's normalized pose relative to A. Returns false when the shapes are farther apart than the margin
  * (out->normal is still set). */
 static bool manifold_local(const px_shape* a, const px_shape* b, const px_transform* rel,
-                           const px_contact_config* config, px_contact* c, float margin, px_manifold* out)
+                           const px_contact_config* config, px_contact* c, bool check, float margin, px_manifold* out)
 {
     const float ra = a->radius, rb = b->radius;
     out->count = 0;
@@ -1124,7 +1124,10 @@ static bool manifold_local(const px_shape* a, const px_shape* b, const px_transf
     pxi_poly pa, pb;
     bool poly_a = poly_init(&pa, a, &identity, zero);
     bool poly_b = poly_init(&pb, b, &pair.rot_b, pair.pos_b);
-    (void)repair_contact(&pair, &pa, poly_a, &pb, poly_b, config, c);
+    if (check)
+    {
+        (void)repair_contact(&pair, &pa, poly_a, &pb, poly_b, config, c);
+    }
     px_v3_copy(c->normal, out->normal);
     if (!(c->distance <= margin))
     {
@@ -1365,6 +1368,36 @@ static px_status box_pair_manifold(const px_shape* a, const px_transform* ta, co
     return PX_OK;
 }
 
+/* The end of both manifold paths: coincident points merged, ids made distinct, and the manifold local (frame
+ * A, posed at na) written to result in world space. point_b is rebuilt from the world point_a so point_b =
+ * point_a + separation * normal holds to one rounding. */
+static void manifold_finish(const px_shape* a, const px_shape* b, const px_transform* na, px_manifold* local,
+                            bool done, px_manifold* result)
+{
+    if (done && local->count > 1)
+    {
+        if (closest_pair2(local) <= PXI_MANIFOLD_MERGE_FRACTION * PXI_MANIFOLD_MERGE_FRACTION * size_above2(a, b))
+        {
+            const float size = px_minf(pxi_shape_bound(a) + a->radius, pxi_shape_bound(b) + b->radius);
+            merge_coincident(local, size > 0.0f ? PXI_MANIFOLD_MERGE_FRACTION * size : 0.0f);
+        }
+        make_ids_distinct(local);
+    }
+    px_rot world;
+    px_rot_from_quat(na->q, &world);
+    px_rot_mulv(&world, local->normal, result->normal);
+    for (int i = 0; i < local->count; ++i)
+    {
+        px_manifold_point* p = &result->points[i];
+        px_rot_mulv(&world, local->points[i].point_a, p->point_a);
+        px_v3_add(p->point_a, na->p, p->point_a);
+        p->separation = local->points[i].separation;
+        p->id = local->points[i].id;
+        px_v3_mad(p->point_a, p->separation, result->normal, p->point_b);
+    }
+    result->count = local->count;
+}
+
 px_status px_manifold_world(const px_shape* a, const px_transform* ta, const px_shape* b,
                             const px_transform* tb, const px_manifold_config* config, px_manifold* result)
 {
@@ -1428,32 +1461,62 @@ px_status pxi_manifold_world_cached(const px_shape* a, const px_transform* ta, c
             return PX_ERR_DEGENERATE_INPUT; /* not reached: the contact query accepted this pose */
         }
         memset(&local, 0, sizeof(local));
-        done = manifold_local(a, b, &rel, &config->contact, &c, config->margin, &local);
+        done = manifold_local(a, b, &rel, &config->contact, &c, true, config->margin, &local);
     }
-    if (done && local.count > 1)
-    {
-        if (closest_pair2(&local) <= PXI_MANIFOLD_MERGE_FRACTION * PXI_MANIFOLD_MERGE_FRACTION * size_above2(a, b))
-        {
-            const float size = px_minf(pxi_shape_bound(a) + a->radius, pxi_shape_bound(b) + b->radius);
-            merge_coincident(&local, size > 0.0f ? PXI_MANIFOLD_MERGE_FRACTION * size : 0.0f);
-        }
-        make_ids_distinct(&local);
-    }
-
-    /* to world; point_b is rebuilt from the world point_a so point_b = point_a + separation * normal holds
-     * to one rounding */
-    px_rot world;
-    px_rot_from_quat(na.q, &world);
-    px_rot_mulv(&world, local.normal, result->normal);
-    for (int i = 0; i < local.count; ++i)
-    {
-        px_manifold_point* p = &result->points[i];
-        px_rot_mulv(&world, local.points[i].point_a, p->point_a);
-        px_v3_add(p->point_a, na.p, p->point_a);
-        p->separation = local.points[i].separation;
-        p->id = local.points[i].id;
-        px_v3_mad(p->point_a, p->separation, result->normal, p->point_b);
-    }
-    result->count = local.count;
+    manifold_finish(a, b, &na, &local, done, result);
     return status;
+}
+
+px_status pxi_manifold_world_along(const px_shape* a, const px_transform* ta, const px_shape* b,
+                                   const px_transform* tb, const px_manifold_config* config, const vec3 normal,
+                                   px_manifold* result)
+{
+    static const px_manifold zero;
+    *result = zero;
+    px_manifold_config defaults;
+    if (config == NULL)
+    {
+        defaults = px_manifold_default_config();
+        config = &defaults;
+    }
+    if (a == NULL || b == NULL || ta == NULL || tb == NULL || normal == NULL || !(config->margin >= 0.0f) ||
+        !px_is_finite(config->margin))
+    {
+        return PX_ERR_INVALID_ARGUMENT;
+    }
+    if (!px_is_finite(normal[0]) || !px_is_finite(normal[1]) || !px_is_finite(normal[2]))
+    {
+        return PX_ERR_NON_FINITE;
+    }
+    px_transform na, rel;
+    px_status status = pxi_world_pair_poses(ta, tb, &na, &rel);
+    if (status != PX_OK)
+    {
+        return status;
+    }
+    /* the contact along the normal: the cores' gap there and their supporting points (frame A) */
+    px_contact c;
+    memset(&c, 0, sizeof(c));
+    vec3 n;
+    px_quat_rotate_inv_fast(na.q, normal, n);
+    if (!px_v3_normalize_any(n, c.normal))
+    {
+        return PX_ERR_DEGENERATE_INPUT;
+    }
+    pxi_gjk_pair pair;
+    pxi_gjk_pair_init(&pair, a, b, &rel);
+    vec3 sa, sb;
+    const float gap = core_gap(&pair, c.normal, sa, sb);
+    c.distance = gap - (a->radius + b->radius) + 0.0f;
+    if (!px_is_finite(c.distance))
+    {
+        return PX_ERR_NON_FINITE;
+    }
+    px_v3_mad(sb, -(gap - a->radius), c.normal, c.point_a); /* B's support projected onto A's support plane */
+    px_v3_mad(c.point_a, c.distance, c.normal, c.point_b);
+    px_manifold local;
+    memset(&local, 0, sizeof(local));
+    const bool done = manifold_local(a, b, &rel, &config->contact, &c, false, config->margin, &local);
+    manifold_finish(a, b, &na, &local, done, result);
+    return PX_OK;
 }

@@ -30,6 +30,15 @@ px_status pxi_manifold_world_cached(const px_shape* a, const px_transform* ta, c
                                     const px_transform* tb, const px_manifold_config* config,
                                     px_simplex_cache* cache, px_manifold* result);
 
+/* The manifold of a pair along a given normal (world, from A to B; any length): the contact is the cores'
+ * gap along it, not a search, and the clip runs from there as px_manifold_world's does. A triangle of a
+ * mesh whose contact lies on its internal edges gets the manifold of its face normal this way
+ * (mesh_edges.c). Returns PX_OK or the errors of px_manifold_world (PX_ERR_DEGENERATE_INPUT for a zero
+ * normal). */
+px_status pxi_manifold_world_along(const px_shape* a, const px_transform* ta, const px_shape* b,
+                                   const px_transform* tb, const px_manifold_config* config, const vec3 normal,
+                                   px_manifold* result);
+
 /* One byte of an id: kind << 6 | index (index taken modulo 64). */
 static inline uint8_t pxi_feature(unsigned kind, int index)
 {

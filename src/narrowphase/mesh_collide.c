@@ -41,6 +41,8 @@
 #include "../broadphase/mesh_internal.h"
 #include "../core/px_math.h"
 #include "../shapes/support_internal.h"
+#include "manifold_internal.h"
+#include "mesh_collide_internal.h"
 #include "mesh_edges_internal.h"
 
 #include "proxima/cast.h"
@@ -67,28 +69,15 @@
 /* Shared set-up                                                                                           */
 /* ------------------------------------------------------------------------------------------------------ */
 
-/* A query's poses and the shape's bounds in the mesh frame. */
-typedef struct mesh_query
-{
-    const px_shape* shape;
-    px_transform shape_world; /* normalized world pose of the shape: maps the results to world space */
-    px_transform rel;         /* the shape's pose in the mesh frame */
-    px_rot rot;               /* rel's rotation */
-    px_aabb box;              /* the shape's bounds in the mesh frame, rounding radius included */
-    vec3 center, half;        /* the same box as centre and half extents */
-    float size;               /* half diagonal of box */
-    float coord;              /* largest |coordinate| of box: the scale of its rounding */
-    px_aabb local;            /* bounds of the shape in its own frame (where the convex queries run): box turned back */
-} mesh_query;
+typedef pxi_mesh_query mesh_query;
 
 static float abs_max3(const float v[3])
 {
     return px_maxf(fabsf(v[0]), px_maxf(fabsf(v[1]), fabsf(v[2])));
 }
 
-/* Validate the common inputs and set up the frames. Returns the first error. */
-static px_status query_init(const px_mesh* mesh, const px_transform* mesh_pose, const px_shape* shape,
-                            const px_transform* shape_pose, mesh_query* q)
+px_status pxi_mesh_query_init(const px_mesh* mesh, const px_transform* mesh_pose, const px_shape* shape,
+                             const px_transform* shape_pose, pxi_mesh_query* q)
 {
     if (mesh == NULL || shape == NULL || shape_pose == NULL)
     {
@@ -247,6 +236,131 @@ static const px_shape* query_triangle(const mesh_query* q, const px_shape* tri, 
     }
     *piece = px_shape_hull(pts, count);
     return piece;
+}
+
+/* The smallest triangle similar to tri (its edges parallel to tri's, vertex i for vertex i) that holds the
+ * piece pts[0..count) of tri, written over tri; false when the piece is a point. It lies inside tri: its
+ * edges are the lines, parallel to tri's, through the piece's extreme points (barycentric coordinate i of its
+ * points is at least the piece's least, m_i), so an edge of tri the piece reaches stays where it is and the
+ * others cut through tri where the piece ends, at the border of the region the piece was clipped to. Worked
+ * in double: the piece's size is a small part of tri's. */
+static bool cover_piece(px_shape* tri, const float* pts, int count)
+{
+    double v0[3], e1[3], e2[3], n[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        v0[k] = tri->triangle.a[k];
+        e1[k] = (double)tri->triangle.b[k] - v0[k];
+        e2[k] = (double)tri->triangle.c[k] - v0[k];
+    }
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    const double nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+    if (!(nn > 0.0))
+    {
+        return false;
+    }
+    double m[3] = { INFINITY, INFINITY, INFINITY };
+    for (int j = 0; j < count; ++j)
+    {
+        double d[3], c1[3], c2[3];
+        for (int k = 0; k < 3; ++k)
+        {
+            d[k] = (double)pts[3 * j + k] - v0[k];
+        }
+        /* d = b1 e1 + b2 e2: d x e2 = b1 n and e1 x d = b2 n */
+        c1[0] = d[1] * e2[2] - d[2] * e2[1];
+        c1[1] = d[2] * e2[0] - d[0] * e2[2];
+        c1[2] = d[0] * e2[1] - d[1] * e2[0];
+        c2[0] = e1[1] * d[2] - e1[2] * d[1];
+        c2[1] = e1[2] * d[0] - e1[0] * d[2];
+        c2[2] = e1[0] * d[1] - e1[1] * d[0];
+        const double b1 = (c1[0] * n[0] + c1[1] * n[1] + c1[2] * n[2]) / nn;
+        const double b2 = (c2[0] * n[0] + c2[1] * n[1] + c2[2] * n[2]) / nn;
+        m[0] = fmin(m[0], 1.0 - b1 - b2);
+        m[1] = fmin(m[1], b1);
+        m[2] = fmin(m[2], b2);
+    }
+    for (int i = 0; i < 3; ++i)
+    {
+        m[i] = fmax(m[i], 0.0); /* the piece's points are in tri, to rounding */
+    }
+    const double rest = 1.0 - m[0] - m[1] - m[2]; /* the sub-triangle's size, relative to tri's */
+    if (!(rest > 0.0))
+    {
+        return false;
+    }
+    float* out[3] = { tri->triangle.a, tri->triangle.b, tri->triangle.c };
+    for (int i = 0; i < 3; ++i)
+    {
+        /* vertex i: coordinate i is m_i + rest, the others are their least */
+        const double b1 = m[1] + (i == 1 ? rest : 0.0), b2 = m[2] + (i == 2 ? rest : 0.0);
+        for (int k = 0; k < 3; ++k)
+        {
+            out[i][k] = (float)(v0[k] + b1 * e1[k] + b2 * e2[k]);
+        }
+    }
+    return true;
+}
+
+px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mesh, int32_t triangle, bool mesh_is_a,
+                                     const px_manifold_config* config, px_manifold* m)
+{
+    static const px_manifold zero;
+    *m = zero;
+    px_manifold_config defaults;
+    if (config == NULL)
+    {
+        defaults = px_manifold_default_config();
+        config = &defaults;
+    }
+    /* the triangle in the shape's frame, as the contact queries have it */
+    px_shape tri;
+    tri.type = PX_SHAPE_TRIANGLE;
+    tri.radius = 0.0f;
+    const int32_t* t = &mesh->indices[3 * triangle];
+    float* local[3] = { tri.triangle.a, tri.triangle.b, tri.triangle.c };
+    for (int i = 0; i < 3; ++i)
+    {
+        vec3 d;
+        px_v3_sub(&mesh->vertices[3 * t[i]], q->rel.p, d);
+        px_rot_tmulv(&q->rot, d, local[i]);
+    }
+    float pts[27];
+    const int count = triangle_piece(q, &tri, NULL, config->margin + 2.0f * q->size, pts);
+    if (count == 0 || (count > 0 && !cover_piece(&tri, pts, count)))
+    {
+        return PX_OK; /* beyond reach */
+    }
+    px_transform identity;
+    px_transform_identity(&identity);
+    px_manifold lm;
+    px_status status = mesh_is_a ? pxi_manifold_world_cached(&tri, &identity, q->shape, &identity, config, NULL, &lm)
+                                 : pxi_manifold_world_cached(q->shape, &identity, &tri, &identity, config, NULL, &lm);
+    if (status < 0)
+    {
+        return status;
+    }
+    const uint8_t* active = pxi_mesh_active_edges(mesh);
+    if (lm.count > 0 && active != NULL)
+    {
+        (void)pxi_manifold_correct_edges(&lm, mesh_is_a, tri.triangle.a, tri.triangle.b, tri.triangle.c,
+                                         active[triangle], q->shape, &identity, config);
+    }
+    /* to world, by the shape's pose; point_b is rebuilt from the world point_a */
+    const px_transform* pose = &q->shape_world;
+    px_quat_rotate_fast(pose->q, lm.normal, m->normal);
+    for (int i = 0; i < lm.count; ++i)
+    {
+        px_manifold_point* p = &m->points[i];
+        px_transform_point(pose, lm.points[i].point_a, p->point_a);
+        p->separation = lm.points[i].separation;
+        p->id = lm.points[i].id;
+        px_v3_mad(p->point_a, p->separation, m->normal, p->point_b);
+    }
+    m->count = lm.count;
+    return status;
 }
 
 /* Bounds of lane `lane` of a packet. */
@@ -480,7 +594,7 @@ px_status px_mesh_shape_distance(const px_mesh* mesh, const px_transform* mesh_p
         return PX_ERR_INVALID_ARGUMENT; /* negative or NaN */
     }
     mesh_query q;
-    px_status status = query_init(mesh, mesh_pose, shape, shape_pose, &q);
+    px_status status = pxi_mesh_query_init(mesh, mesh_pose, shape, shape_pose, &q);
     if (status != PX_OK)
     {
         return status;
@@ -684,7 +798,7 @@ px_status px_mesh_shape_contacts(const px_mesh* mesh, const px_transform* mesh_p
         return PX_ERR_OUT_OF_RANGE; /* (FLT_MAX had overflowed the grown shape: PX_ERR_NON_FINITE) */
     }
     mesh_query q;
-    px_status status = query_init(mesh, mesh_pose, shape, shape_pose, &q);
+    px_status status = pxi_mesh_query_init(mesh, mesh_pose, shape, shape_pose, &q);
     if (status != PX_OK)
     {
         return status;
@@ -987,7 +1101,7 @@ px_status px_mesh_shape_cast(const px_mesh* mesh, const px_transform* mesh_pose,
         return PX_ERR_INVALID_ARGUMENT;
     }
     mesh_query q;
-    px_status status = query_init(mesh, mesh_pose, shape, shape_pose, &q);
+    px_status status = pxi_mesh_query_init(mesh, mesh_pose, shape, shape_pose, &q);
     if (status != PX_OK)
     {
         return status;

@@ -20,6 +20,7 @@
 #include "../broadphase/dynamic_tree_internal.h"
 #include "../core/task_internal.h"
 #include "../narrowphase/manifold_internal.h"
+#include "../narrowphase/mesh_collide_internal.h"
 #include "../narrowphase/mesh_edges_internal.h"
 #include "../shapes/support_internal.h"
 
@@ -880,8 +881,7 @@ typedef struct pxi_mesh_pair
     const pxi_body* convex;
     const pxi_body* mesh_body;
     bool mesh_is_a;
-    const float* vertices;
-    const int32_t* indices;
+    pxi_mesh_query query; /* the convex shape's frames (mesh_collide_internal.h) */
     pxi_mesh_block* block;
     float rank_step; /* depth step of the ranking: the contact margin (at least the linear slop) */
     int count;
@@ -905,30 +905,12 @@ static bool ranks_before(float rank_a, int32_t triangle_a, float rank_b, int32_t
 static bool on_mesh_triangle(int32_t triangle, void* context)
 {
     pxi_mesh_pair* mp = (pxi_mesh_pair*)context;
-    const int32_t* t = &mp->indices[3 * triangle];
-    px_shape tri = px_shape_triangle(&mp->vertices[3 * t[0]], &mp->vertices[3 * t[1]], &mp->vertices[3 * t[2]]);
     px_manifold m;
-    px_status s;
-    if (mp->mesh_is_a)
-    {
-        s = pxi_manifold_world_cached(&tri, &mp->mesh_body->pose, &mp->convex->shape, &mp->convex->pose,
-                                      &mp->narrow->config, NULL, &m);
-    }
-    else
-    {
-        s = pxi_manifold_world_cached(&mp->convex->shape, &mp->convex->pose, &tri, &mp->mesh_body->pose,
-                                      &mp->narrow->config, NULL, &m);
-    }
+    px_status s = pxi_mesh_triangle_manifold(&mp->query, mp->mesh_body->mesh, triangle, mp->mesh_is_a,
+                                             &mp->narrow->config, &m);
     if (s < 0 || m.count == 0)
     {
         return true; /* a degenerate triangle the contact query refuses is skipped */
-    }
-    /* a contact on the triangle's inactive (internal) edges takes its face normal (mesh_edges_internal.h) */
-    (void)pxi_mesh_manifold_correct_edges(&m, mp->mesh_body->mesh, triangle, &mp->mesh_body->pose, mp->mesh_is_a,
-                                          &mp->convex->shape, &mp->convex->pose, mp->narrow->config.margin);
-    if (m.count == 0)
-    {
-        return true; /* every point was beyond the margin along the face normal */
     }
     if (s > 0 && mp->status == PX_OK)
     {
@@ -974,13 +956,17 @@ static px_status narrow_mesh_pair(const pxi_narrow* n, pxi_pair* p, const pxi_bo
     mp.mesh_is_a = a->mesh != NULL;
     mp.mesh_body = mp.mesh_is_a ? a : b;
     mp.convex = mp.mesh_is_a ? b : a;
-    mp.vertices = px_mesh_vertices(mp.mesh_body->mesh);
-    mp.indices = px_mesh_indices(mp.mesh_body->mesh);
     mp.block = &w->mesh_blocks[p->mesh_block];
     mp.rank_step = fmaxf(n->config.margin, PX_LINEAR_SLOP);
     mp.count = 0;
     mp.status = PX_OK;
-    if (mp.vertices != NULL && mp.indices != NULL)
+    px_status qs = pxi_mesh_query_init(mp.mesh_body->mesh, &mp.mesh_body->pose, &mp.convex->shape, &mp.convex->pose,
+                                       &mp.query);
+    if (qs < 0)
+    {
+        mp.status = qs; /* not expected: the body's shape and poses were accepted */
+    }
+    else if (px_mesh_vertices(mp.mesh_body->mesh) != NULL && px_mesh_indices(mp.mesh_body->mesh) != NULL)
     {
         /* the convex shape's world box, grown by the margin, as a box in the mesh's frame */
         const px_transform* mpose = &mp.mesh_body->pose;
