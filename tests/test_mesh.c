@@ -3269,6 +3269,48 @@ static int near_flt_max(void)
     return 0;
 }
 
+/* Directions whose every component is subnormal (review 56): the shear constant 1 / dir[kz] and the slab
+ * inverses overflowed, and such rays missed everything; the single-triangle test (which rescales) hit. A ray
+ * 1e-4 below a triangle with direction (0, 0, 1e-39) hits at t = 1e35; with 1e-45 the hit's t would be
+ * 7e40, beyond float, so nothing is hit. */
+static int subnormal_direction(void)
+{
+    const float v[9] = { 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f };
+    const int32_t idx[3] = { 0, 1, 2 };
+    px_mesh* mesh = NULL;
+    PX_CHECK_STATUS(px_mesh_create(v, 3, idx, 1, NULL, &mesh), PX_OK);
+    const float dirs[3][3] = { { 0.0f, 0.0f, 1e-39f }, { 1e-41f, -2e-41f, 3e-39f }, { 0.0f, 0.0f, -1e-39f } };
+    for (int i = 0; i < 3; ++i)
+    {
+        const float oz = dirs[i][2] > 0.0f ? -1e-4f : 1e-4f;
+        px_ray ray = { { 0.25f, 0.25f, oz }, { dirs[i][0], dirs[i][1], dirs[i][2] }, INFINITY };
+        float t = 0.0f, u = 0.0f, w = 0.0f;
+        PX_CHECK(px_ray_triangle_watertight(&ray, v, v + 3, v + 6, PX_TRIANGLE_BOTH_SIDES, &t, &u, &w));
+        px_ray_hit h;
+        PX_CHECK_STATUS(px_mesh_ray_cast(mesh, &ray, &h), PX_OK);
+        PX_CHECK(h.hit && h.triangle == 0);
+        PX_CHECK_NEAR(h.t, t, 1e-6 * t);
+        PX_CHECK(h.t <= ray.max_t);
+        bool any = false;
+        PX_CHECK_STATUS(px_mesh_ray_cast_any(mesh, &ray, &any), PX_OK);
+        PX_CHECK(any);
+        px_ray_hit hb;
+        PX_CHECK_STATUS(px_mesh_ray_cast_batch(mesh, &ray, 1, &hb, NULL), PX_OK);
+        PX_CHECK(hb.hit && hb.t == h.t);
+        /* a range that ends before the hit */
+        ray.max_t = t * 0.5f;
+        PX_CHECK_STATUS(px_mesh_ray_cast(mesh, &ray, &h), PX_OK);
+        PX_CHECK(!h.hit);
+    }
+    /* t beyond float: no hit */
+    px_ray far = { { 0.25f, 0.25f, -1e-4f }, { 0.0f, 0.0f, 1e-45f }, INFINITY };
+    px_ray_hit h;
+    PX_CHECK_STATUS(px_mesh_ray_cast(mesh, &far, &h), PX_OK);
+    PX_CHECK(!h.hit);
+    px_mesh_destroy(mesh);
+    return 0;
+}
+
 static int empty_mesh(void)
 {
     subtest_begin();
@@ -4107,6 +4149,7 @@ int test_mesh(void)
     MESH_SUBTEST(degenerate_small_meshes);
     MESH_SUBTEST(degenerate_exponential);
     MESH_SUBTEST(direction_scales);
+    MESH_SUBTEST(subnormal_direction);
     MESH_SUBTEST(tree_options);
     MESH_SUBTEST(threaded_build);
     MESH_SUBTEST(watertight_generated);

@@ -403,16 +403,58 @@ bool pxi_mesh_cpu_has_avx2(void)
 #endif
 }
 
+/* Directions whose largest component lies in [2^-20, 2^20] are traversed as given; others are rescaled by a
+ * power of two (exact), as px_ray_triangle_watertight does: the shear constant 1 / dir[kz] and the slab
+ * inverses overflow for a subnormal direction, which then missed everything (a ray of direction (0, 0, 1e-39)
+ * 1e-4 below a triangle hits it at t = 1e35). */
+#define RAY_DIR_MIN 0x1p-20f
+#define RAY_DIR_MAX 0x1p20f
+
 static void ray_traverse(const px_mesh* mesh, const px_ray* ray, int cull_back, bool any_hit, ray_best* best)
 {
+    const float* d = ray->direction;
+    const float m = fmaxf(fabsf(d[0]), fmaxf(fabsf(d[1]), fabsf(d[2])));
+    int k = 0;
+    px_ray scaled;
+    const px_ray* traced = ray;
+    if (m < RAY_DIR_MIN || m > RAY_DIR_MAX)
+    {
+        /* m = f 2^e, f in [0.5, 1): dir 2^(1 - e) has its largest component in [1, 2), and t 2^(e - 1) */
+        int e;
+        (void)frexpf(m, &e);
+        k = 1 - e;
+        scaled = *ray;
+        for (int i = 0; i < 3; ++i)
+        {
+            scaled.direction[i] = ldexpf(d[i], k);
+        }
+        scaled.max_t = ldexpf(ray->max_t, -k);
+        traced = &scaled;
+    }
 #if MESH_AVX2
     if (mesh->use_avx2)
     {
-        ray_traverse_avx2(mesh, ray, cull_back, any_hit, best);
-        return;
+        ray_traverse_avx2(mesh, traced, cull_back, any_hit, best);
     }
+    else
 #endif
-    ray_traverse_base(mesh, ray, cull_back, any_hit, best);
+    {
+        ray_traverse_base(mesh, traced, cull_back, any_hit, best);
+    }
+    if (k != 0 && best->index != INT32_MAX)
+    {
+        /* back to the caller's units; a t that overflows, or that a subnormal rescaled range let past max_t,
+         * is no hit (and as it is the closest, neither is any other) */
+        const float t = ldexpf(best->t, k);
+        if (t <= FLT_MAX && t <= ray->max_t)
+        {
+            best->t = t;
+        }
+        else
+        {
+            best->index = INT32_MAX;
+        }
+    }
 }
 
 static void fill_hit(const px_ray* ray, const ray_best* best, px_ray_hit* hit)
