@@ -1020,6 +1020,52 @@ static int subnormal_direction_test(void)
     return 0;
 }
 
+/* A segment that ends exactly on a box's face touches the box (closed intervals, review 56). The slab
+ * distance (min - o) * (1 / d) rounds: o = 0, d = 3.1875, max_t = 1889.25 ends at x = 6021.984375 exactly,
+ * the box's min.x, but 6021.984375 * fl(1 / 3.1875) rounded to 1889.2501 > max_t and the box was missed
+ * (px_ray_cast_shape hits the same box at t = max_t). Also random segments ending exactly on a face. */
+static int touching_end_test(void)
+{
+    px_dynamic_tree* tree = NULL;
+    px_dynamic_tree_def def = px_dynamic_tree_default_def();
+    def.margin = 0.0f;
+    PX_CHECK_STATUS(px_dynamic_tree_create(&def, &tree), PX_OK);
+    const px_aabb box = { { 0x1.785fcp+12f, -1.0f, -1.0f }, { 0x1.785fcp+12f + 1.0f, 1.0f, 1.0f } };
+    int32_t id = PX_NULL_INDEX;
+    PX_CHECK_STATUS(px_dynamic_tree_create_proxy(tree, &box, NULL, &id), PX_OK);
+    px_ray ray = { { 0.0f, 0.0f, 0.0f }, { 0x1.98p+1f, 0.0f, 0.0f }, 0x1.d85p+10f };
+    int crossed = 0;
+    PX_CHECK_STATUS(px_dynamic_tree_ray_query(tree, &ray, count_ray_hit, &crossed), PX_OK);
+    PX_CHECK(crossed == 1);
+    PX_CHECK_STATUS(px_dynamic_tree_destroy_proxy(tree, id), PX_OK);
+
+    px_rng r = px_rng_seeded(0x70C4);
+    int tried = 0, missed = 0;
+    while (tried < 2000)
+    {
+        /* d x exactly representable: the segment's end is exactly on the face */
+        const float d = (float)(px_rng_int(&r, 1000) + 1) / (float)(1 << (px_rng_int(&r, 8)));
+        const float x = (float)(px_rng_int(&r, 100000) + 1) / (float)(1 << (px_rng_int(&r, 10)));
+        const double end = (double)d * (double)x;
+        if ((double)(float)end != end)
+        {
+            continue;
+        }
+        tried++;
+        const px_aabb b = { { (float)end, -1.0f, -1.0f }, { (float)end + 1.0f, 1.0f, 1.0f } };
+        PX_CHECK_STATUS(px_dynamic_tree_create_proxy(tree, &b, NULL, &id), PX_OK);
+        px_ray seg = { { 0.0f, 0.0f, 0.0f }, { d, 0.0f, 0.0f }, x };
+        crossed = 0;
+        PX_CHECK_STATUS(px_dynamic_tree_ray_query(tree, &seg, count_ray_hit, &crossed), PX_OK);
+        missed += crossed != 1;
+        PX_CHECK_STATUS(px_dynamic_tree_destroy_proxy(tree, id), PX_OK);
+    }
+    printf("    %d segments ending exactly on a box face, %d missed\n", tried, missed);
+    PX_CHECK(missed == 0);
+    px_dynamic_tree_destroy(tree);
+    return 0;
+}
+
 /* Fail every allocation in turn: creation leaks nothing; a failed proxy creation, pair update or rebuild
  * leaves the tree valid and unchanged. */
 static int allocation_failure_test(void)
@@ -1114,5 +1160,6 @@ int test_dynamic_tree(void)
     PX_RUN_SUBTEST(batch_reinsert_test);
     PX_RUN_SUBTEST(allocation_failure_test);
     PX_RUN_SUBTEST(subnormal_direction_test);
+    PX_RUN_SUBTEST(touching_end_test);
     PX_SUITE_END;
 }

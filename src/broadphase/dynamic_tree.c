@@ -1025,8 +1025,15 @@ px_status px_dynamic_tree_query(const px_dynamic_tree* tree, const px_aabb* aabb
     return PX_OK;
 }
 
-/* Slab test of the segment o + t d, 0 <= t <= max_t, against a box (closed). inv[k] is 1 / d[k] where d[k]
- * is not zero; axes with d[k] == 0 only check that o lies within the slab. */
+/* 1 + 2 gamma(3), rounded up: each slab distance (bound - o) * inv is three roundings off the exact one, so
+ * the far distance is widened by this before it is compared with the near one (Ize, "Robust BVH Ray
+ * Traversal", JCGT 2013). Without it a segment ending exactly on a box face, or touching an edge, could be
+ * reported as missing the box. */
+#define RAY_FAR_WIDEN 1.0000006f
+
+/* Slab test of the segment o + t d, 0 <= t <= max_t, against a box (closed), conservative: a box the exact
+ * segment touches is never rejected. inv[k] is 1 / d[k] where d[k] is not zero; axes with d[k] == 0 only
+ * check that o lies within the slab. */
 static bool ray_box(const float o[3], const float d[3], const float inv[3], float max_t, const px_aabb* b)
 {
     float lo = 0.0f, hi = max_t;
@@ -1049,7 +1056,7 @@ static bool ray_box(const float o[3], const float d[3], const float inv[3], floa
         float tf = t1 < t2 ? t2 : t1;
         lo = tn > lo ? tn : lo;
         hi = tf < hi ? tf : hi;
-        if (lo > hi)
+        if (lo > hi * RAY_FAR_WIDEN)
         {
             return false;
         }
