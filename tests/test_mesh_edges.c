@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "narrowphase/mesh_collide_internal.h"
 #include "narrowphase/mesh_edges_internal.h"
 #include "proxima/manifold.h"
 #include "proxima/mesh.h"
@@ -437,7 +438,7 @@ typedef struct contact_tally
 } contact_tally;
 
 /* Every contact of shape at pose against the mesh, three ways: px_mesh_shape_contacts, px_manifold_world
- * per triangle with pxi_mesh_manifold_correct_edges (the world's correction; the shape as A or B), and a px_world
+ * per triangle, raw and as the world makes it (pxi_mesh_triangle_manifold; the shape as A or B), and a px_world
  * holding the mesh (static, created first: body_a) and the shape. Every normal (from the mesh to the shape)
  * must be allowed. */
 static int check_pose(px_mesh* mesh, const px_shape* shape, const px_transform* pose, const allowed_normals* ok,
@@ -465,6 +466,8 @@ static int check_pose(px_mesh* mesh, const px_shape* shape, const px_transform* 
     int nt = px_mesh_triangle_count(mesh);
     const float* v = px_mesh_vertices(mesh);
     const int32_t* idx = px_mesh_indices(mesh);
+    pxi_mesh_query q;
+    PX_CHECK_STATUS(pxi_mesh_query_init(mesh, &identity, shape, pose, &q), PX_OK);
     for (int t = 0; t < nt; ++t)
     {
         px_shape tri = px_shape_triangle(v + 3 * idx[3 * t], v + 3 * idx[3 * t + 1], v + 3 * idx[3 * t + 2]);
@@ -474,15 +477,15 @@ static int check_pose(px_mesh* mesh, const px_shape* shape, const px_transform* 
             px_status s = mesh_is_a ? px_manifold_world(&tri, &identity, shape, pose, &config, &m)
                                     : px_manifold_world(shape, pose, &tri, &identity, &config, &m);
             PX_CHECK(s >= 0);
-            if (m.count == 0)
-            {
-                continue;
-            }
             float sign = mesh_is_a ? 1.0f : -1.0f;
-            float raw[3] = { sign * m.normal[0], sign * m.normal[1], sign * m.normal[2] };
-            tally->raw_off += !normal_allowed(ok, raw);
-            tally->corrected +=
-                pxi_mesh_manifold_correct_edges(&m, mesh, t, &identity, mesh_is_a != 0, shape, pose, &config);
+            if (m.count > 0)
+            {
+                float raw[3] = { sign * m.normal[0], sign * m.normal[1], sign * m.normal[2] };
+                tally->raw_off += !normal_allowed(ok, raw);
+            }
+            bool corrected = false;
+            PX_CHECK(pxi_mesh_triangle_manifold(&q, mesh, t, mesh_is_a != 0, &config, &m, &corrected) >= 0);
+            tally->corrected += corrected;
             if (m.count == 0)
             {
                 continue;
@@ -600,8 +603,11 @@ static int ghost_reproduction(void)
         px_manifold m;
         PX_CHECK(px_manifold_world(&box, &pose, &t0, &identity, NULL, &m) >= 0);
         PX_CHECK(m.count > 0 && fabsf(m.normal[1]) < 0.5f);
-        PX_CHECK(pxi_mesh_manifold_correct_edges(&m, mesh, 0, &identity, false, &box, &pose, NULL));
-        PX_CHECK(m.count > 0 && m.normal[1] == -1.0f);
+        pxi_mesh_query q;
+        bool corrected = false;
+        PX_CHECK_STATUS(pxi_mesh_query_init(mesh, &identity, &box, &pose, &q), PX_OK);
+        PX_CHECK(pxi_mesh_triangle_manifold(&q, mesh, 0, false, NULL, &m, &corrected) >= 0);
+        PX_CHECK(corrected && m.count > 0 && fabsf(m.normal[1] + 1.0f) <= 1e-6f);
         for (int i = 0; i < m.count; ++i)
         {
             /* the box's points against the floor's plane: on its bottom edge (0.2 mm deep) or where the
@@ -655,12 +661,18 @@ static int edges_off(void)
     {
         PX_CHECK(c_on[i].normal[1] > 0.999f); /* the floor's normal on every triangle */
     }
-    /* and the world's per-triangle correction leaves the manifold alone */
-    px_manifold m;
-    PX_CHECK(px_manifold_world(&box, &pose, &t0, &identity, NULL, &m) >= 0);
-    px_manifold before = m;
-    PX_CHECK(!pxi_mesh_manifold_correct_edges(&m, off, 0, &identity, false, &box, &pose, NULL));
-    PX_CHECK(memcmp(&m, &before, sizeof(m)) == 0);
+    /* and the world's per-triangle manifold keeps the sideways normal */
+    px_manifold raw, m;
+    PX_CHECK(px_manifold_world(&box, &pose, &t0, &identity, NULL, &raw) >= 0);
+    pxi_mesh_query q;
+    bool corrected = true;
+    PX_CHECK_STATUS(pxi_mesh_query_init(off, &identity, &box, &pose, &q), PX_OK);
+    PX_CHECK(pxi_mesh_triangle_manifold(&q, off, 0, false, NULL, &m, &corrected) >= 0);
+    PX_CHECK(!corrected && m.count == raw.count && fabsf(raw.normal[1]) < 0.5f);
+    for (int k = 0; k < 3; ++k)
+    {
+        PX_CHECK(fabsf(m.normal[k] - raw.normal[k]) <= 1e-5f);
+    }
     px_mesh_destroy(off);
     px_mesh_destroy(on);
     return 0;
@@ -1009,6 +1021,77 @@ static int corner_floor_wall(void)
     return 0;
 }
 
+/* A floor meeting a ramp (20 degrees up) at a valley: boxes of random orientation resting on the floor, the
+ * ramp or both, 14 mm deep to 6 mm apart. In a valley the only normals are the two faces'. The world made its
+ * manifolds before deciding on the correction, and decided on the clipped points: a box whose tilted face
+ * was clipped inside a floor triangle kept that triangle's inner-edge normal (3.6 degrees off, in 0.3% of
+ * poses), where px_mesh_shape_contacts, deciding on the contact's witness, corrected it. */
+static int valley_floor_ramp(void)
+{
+    const double slope = 20.0 * 3.14159265358979323846 / 180.0;
+    float v[81 * 3];
+    int32_t idx[128 * 3];
+    for (int j = 0; j < 9; ++j)
+    {
+        for (int i = 0; i < 9; ++i)
+        {
+            float* p = v + 3 * (9 * j + i);
+            p[0] = (float)(i - 4);
+            p[1] = (float)(j - 4);
+            p[2] = i > 4 ? (float)((i - 4) * tan(slope)) : 0.0f;
+        }
+    }
+    int t = 0;
+    for (int j = 0; j < 8; ++j)
+    {
+        for (int i = 0; i < 8; ++i)
+        {
+            const int32_t a = 9 * j + i, b = a + 1, c = a + 10, d = a + 9;
+            const int32_t tri[6] = { a, b, c, a, c, d };
+            memcpy(idx + t, tri, sizeof(tri));
+            t += 6;
+        }
+    }
+    px_mesh* mesh = NULL;
+    PX_CHECK_STATUS(px_mesh_create(v, 81, idx, 128, NULL, &mesh), PX_OK);
+    allowed_normals ok = { { { 0, 0, 1 }, { (float)-sin(slope), 0, (float)cos(slope) } }, 2, 1e-3f };
+    vec3 h = { 0.5f, 0.3f, 0.2f };
+    px_shape box = px_shape_box(h);
+    px_body_id body;
+    px_world* world = make_world(mesh, &box, 0.02f, &body);
+    PX_CHECK(world != NULL);
+    px_rng rng = px_rng_seeded(0x7a11e7);
+    contact_tally tally = { 0, 0, 0, 0, 0 };
+    for (int i = 0; i < 1500; ++i)
+    {
+        double q[4];
+        px_rng_quat(&rng, q);
+        px_transform pose;
+        for (int k = 0; k < 4; ++k)
+        {
+            pose.q[k] = (float)q[k];
+        }
+        pose.p[0] = (float)px_rng_range(&rng, -1.5, 1.0);
+        pose.p[1] = (float)px_rng_range(&rng, -1.0, 1.0);
+        pose.p[2] = 1.5f;
+        px_mesh_distance_result d;
+        PX_CHECK(px_mesh_shape_distance(mesh, NULL, &box, &pose, 10.0f, &d) >= 0 && d.found && d.distance > 0.0f);
+        pose.p[2] -= d.distance - (float)px_rng_range(&rng, -0.014, 0.006);
+        char what[64];
+        snprintf(what, sizeof(what), "valley pose %d", i);
+        if (check_pose(mesh, &box, &pose, &ok, 0.02f, world, body, &tally, what) != 0)
+        {
+            return 1;
+        }
+    }
+    printf("    %d query contacts, %d manifold points, %d world contacts; %d raw manifolds off, %d corrected\n",
+           tally.query_contacts, tally.manifold_points, tally.world_contacts, tally.raw_off, tally.corrected);
+    PX_CHECK(tally.world_contacts > 1000 && tally.raw_off > 0);
+    px_world_destroy(world);
+    px_mesh_destroy(mesh);
+    return 0;
+}
+
 int test_mesh_edges(void)
 {
     PX_SUITE_BEGIN;
@@ -1021,6 +1104,7 @@ int test_mesh_edges(void)
     PX_RUN_SUBTEST(sliding_on_grid);
     PX_RUN_SUBTEST(ledge_keeps_edge_normal);
     PX_RUN_SUBTEST(corner_floor_wall);
+    PX_RUN_SUBTEST(valley_floor_ramp);
     PX_RUN_SUBTEST(seam_corner_depth);
     PX_RUN_SUBTEST(landing_sweeps);
     PX_SUITE_END;

@@ -1031,7 +1031,7 @@ static int ref_contacts(const scene* s, ref_list* out)
                 px_status st = pxi_mesh_query_init(mb->mesh->mesh, &mb->pose, &cb->shape, &cb->pose, &q);
                 if (st >= 0)
                 {
-                    st = pxi_mesh_triangle_manifold(&q, mb->mesh->mesh, t, bi->mesh != NULL, &cfg, &m);
+                    st = pxi_mesh_triangle_manifold(&q, mb->mesh->mesh, t, bi->mesh != NULL, &cfg, &m, NULL);
                 }
                 if (st < 0)
                 {

@@ -1520,3 +1520,24 @@ px_status pxi_manifold_world_along(const px_shape* a, const px_transform* ta, co
     manifold_finish(a, b, &na, &local, done, result);
     return PX_OK;
 }
+
+px_status pxi_manifold_from_contact(const px_shape* a, const px_shape* b, const px_transform* rel,
+                                    const px_manifold_config* config, const px_contact* contact, px_manifold* result)
+{
+    static const px_manifold zero;
+    *result = zero;
+    px_manifold_config defaults;
+    if (config == NULL)
+    {
+        defaults = px_manifold_default_config();
+        config = &defaults;
+    }
+    px_contact c = *contact;
+    px_manifold local;
+    memset(&local, 0, sizeof(local));
+    const bool done = manifold_local(a, b, rel, &config->contact, &c, true, config->margin, &local);
+    px_transform frame_a;
+    px_transform_identity(&frame_a);
+    manifold_finish(a, b, &frame_a, &local, done, result);
+    return PX_OK;
+}

@@ -39,6 +39,11 @@ px_status pxi_manifold_world_along(const px_shape* a, const px_transform* ta, co
                                    const px_transform* tb, const px_manifold_config* config, const vec3 normal,
                                    px_manifold* result);
 
+/* The manifold of a pair from its contact (px_contact_relative's, in A's frame; B posed by rel, normalized),
+ * checked and clipped as px_manifold_world does, in A's frame. */
+px_status pxi_manifold_from_contact(const px_shape* a, const px_shape* b, const px_transform* rel,
+                                    const px_manifold_config* config, const px_contact* contact, px_manifold* result);
+
 /* One byte of an id: kind << 6 | index (index taken modulo 64). */
 static inline uint8_t pxi_feature(unsigned kind, int index)
 {

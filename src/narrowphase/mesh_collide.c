@@ -305,10 +305,14 @@ static bool cover_piece(px_shape* tri, const float* pts, int count)
 }
 
 px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mesh, int32_t triangle, bool mesh_is_a,
-                                     const px_manifold_config* config, px_manifold* m)
+                                     const px_manifold_config* config, px_manifold* m, bool* corrected)
 {
     static const px_manifold zero;
     *m = zero;
+    if (corrected != NULL)
+    {
+        *corrected = false;
+    }
     px_manifold_config defaults;
     if (config == NULL)
     {
@@ -333,20 +337,53 @@ px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mes
     {
         return PX_OK; /* beyond reach */
     }
-    px_transform identity;
-    px_transform_identity(&identity);
-    px_manifold lm;
-    px_status status = mesh_is_a ? pxi_manifold_world_cached(&tri, &identity, q->shape, &identity, config, NULL, &lm)
-                                 : pxi_manifold_world_cached(q->shape, &identity, &tri, &identity, config, NULL, &lm);
+    /* The contact first: when its witness lies on the triangle's inner edges, the manifold is the face
+     * normal's (the same decision px_mesh_shape_contacts makes); otherwise it is clipped from the contact.
+     * (Deciding on a manifold's clipped points instead let a box's tilted face, clipped inside the triangle,
+     * keep an inner edge's normal.) */
+    px_gjk_input input;
+    input.a = mesh_is_a ? &tri : q->shape;
+    input.b = mesh_is_a ? q->shape : &tri;
+    px_transform_identity(&input.b_in_a);
+    px_contact c;
+    px_status status = px_contact_relative(&input, &config->contact, NULL, &c);
     if (status < 0)
     {
         return status;
     }
-    const uint8_t* active = pxi_mesh_active_edges(mesh);
-    if (lm.count > 0 && active != NULL)
+    if (!(c.distance <= config->margin))
     {
-        (void)pxi_manifold_correct_edges(&lm, mesh_is_a, tri.triangle.a, tri.triangle.b, tri.triangle.c,
-                                         active[triangle], q->shape, &identity, config);
+        return status; /* apart (the contact's distance is certified when they are) */
+    }
+    const uint8_t* active = pxi_mesh_active_edges(mesh);
+    vec3 toward_shape, witness, fn;
+    px_v3_scale(c.normal, mesh_is_a ? 1.0f : -1.0f, toward_shape);
+    px_v3_copy(mesh_is_a ? c.point_a : c.point_b, witness);
+    const bool correct = active != NULL && pxi_edge_correction_normal(tri.triangle.a, tri.triangle.b, tri.triangle.c,
+                                                                      active[triangle], q->shape, NULL, toward_shape,
+                                                                      (const vec3*)&witness, 1, fn);
+    px_manifold lm;
+    px_status ms;
+    if (correct)
+    {
+        px_transform identity;
+        px_transform_identity(&identity);
+        vec3 normal;
+        px_v3_scale(fn, mesh_is_a ? 1.0f : -1.0f, normal);
+        ms = mesh_is_a ? pxi_manifold_world_along(&tri, &identity, q->shape, &identity, config, normal, &lm)
+                       : pxi_manifold_world_along(q->shape, &identity, &tri, &identity, config, normal, &lm);
+    }
+    else
+    {
+        ms = pxi_manifold_from_contact(input.a, input.b, &input.b_in_a, config, &c, &lm);
+    }
+    if (ms < 0)
+    {
+        return ms; /* not reached: the contact query accepted the pair */
+    }
+    if (corrected != NULL)
+    {
+        *corrected = correct;
     }
     /* to world, by the shape's pose; point_b is rebuilt from the world point_a */
     const px_transform* pose = &q->shape_world;

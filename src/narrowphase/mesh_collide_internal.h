@@ -32,8 +32,9 @@ px_status pxi_mesh_query_init(const px_mesh* mesh, const px_transform* mesh_pose
 /* The manifold between triangle `triangle` of the mesh and the query's shape, world space, the mesh as A when
  * mesh_is_a (config NULL: defaults). It runs in the shape's local frame, on the triangle's part near the
  * shape when the triangle is much larger than the shape (a sub-triangle similar to it, holding every point
- * of it within the margin and twice the shape's size), and a contact on the triangle's inactive edges gets
- * the face normal's manifold (mesh_edges_internal.h). m->count is 0 when they are farther apart than the
- * margin. Returns the status of px_manifold_world. */
+ * of it within the margin and twice the shape's size). A contact whose witness lies on the triangle's
+ * inactive edges gets the manifold of the face normal (mesh_edges_internal.h), and *corrected (when not
+ * NULL) says so. m->count is 0 when they are farther apart than the margin. Returns the status of
+ * px_manifold_world. */
 px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mesh, int32_t triangle, bool mesh_is_a,
-                                     const px_manifold_config* config, px_manifold* m);
+                                     const px_manifold_config* config, px_manifold* m, bool* corrected);

@@ -30,7 +30,6 @@
 
 #include "../broadphase/mesh_internal.h"
 #include "../shapes/support_internal.h"
-#include "manifold_internal.h"
 
 /* The middle of the shape's extent along unit direction n (in the triangle's frame), measured from the
  * plane through a, and the half extent. */
@@ -166,46 +165,6 @@ bool pxi_edge_correction_normal(const float a[3], const float b[3], const float 
     return true;
 }
 
-bool pxi_manifold_correct_edges(px_manifold* m, bool tri_is_a, const float a[3], const float b[3],
-                                const float c[3], unsigned flags, const px_shape* shape,
-                                const px_transform* shape_pose, const px_manifold_config* config)
-{
-    if (m->count <= 0 || m->count > PX_MANIFOLD_MAX_POINTS)
-    {
-        return false;
-    }
-    vec3 on_tri[PX_MANIFOLD_MAX_POINTS];
-    for (int i = 0; i < m->count; ++i)
-    {
-        px_v3_copy(tri_is_a ? m->points[i].point_a : m->points[i].point_b, on_tri[i]);
-    }
-    vec3 toward_shape, fn;
-    px_v3_scale(m->normal, tri_is_a ? 1.0f : -1.0f, toward_shape);
-    if (!pxi_edge_correction_normal(a, b, c, flags, shape, shape_pose, toward_shape, (const vec3*)on_tri,
-                                    m->count, fn))
-    {
-        return false;
-    }
-    /* The manifold again, along the face normal: the shape's points that face the plane, clipped to the
-     * triangle. Projecting the query's own points onto the plane instead measured a sphere's point on the
-     * side of the seam, 0.006 deep, as 0.0002 apart. */
-    const px_shape tri = px_shape_triangle(a, b, c);
-    px_transform identity;
-    px_transform_identity(&identity);
-    px_manifold along;
-    vec3 normal;
-    px_v3_scale(fn, tri_is_a ? 1.0f : -1.0f, normal);
-    const px_status s = tri_is_a ? pxi_manifold_world_along(&tri, &identity, shape, shape_pose, config, normal, &along)
-                                 : pxi_manifold_world_along(shape, shape_pose, &tri, &identity, config, normal, &along);
-    if (s != PX_OK)
-    {
-        return false; /* not reached for the triangles and shapes the contact query accepted */
-    }
-    *m = along;
-    px_v3_copy(normal, m->normal); /* also when no point is left: the direction stays the face normal */
-    return true;
-}
-
 bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const float b[3], const float c[3],
                                unsigned flags, const px_shape* shape, const px_transform* shape_pose)
 {
@@ -245,27 +204,4 @@ bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const floa
     px_v3_copy(fn, contact->normal);
     contact->distance = sep;
     return true;
-}
-
-bool pxi_mesh_manifold_correct_edges(px_manifold* m, const px_mesh* mesh, int32_t triangle,
-                                     const px_transform* mesh_pose, bool mesh_is_a, const px_shape* shape,
-                                     const px_transform* shape_pose, const px_manifold_config* config)
-{
-    const uint8_t* active = pxi_mesh_active_edges(mesh);
-    if (m->count <= 0 || active == NULL || (active[triangle] & 0x3Fu) == 0x3Fu)
-    {
-        return false;
-    }
-    px_transform mpose, spose;
-    if (px_transform_normalized(mesh_pose, &mpose) != PX_OK || px_transform_normalized(shape_pose, &spose) != PX_OK)
-    {
-        return false;
-    }
-    const int32_t* t = &mesh->indices[3 * triangle];
-    vec3 v[3];
-    for (int i = 0; i < 3; ++i)
-    {
-        px_transform_point(&mpose, &mesh->vertices[3 * t[i]], v[i]);
-    }
-    return pxi_manifold_correct_edges(m, mesh_is_a, v[0], v[1], v[2], active[triangle], shape, &spose, config);
 }

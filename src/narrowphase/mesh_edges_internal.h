@@ -58,15 +58,6 @@ bool pxi_edge_correction_normal(const float a[3], const float b[3], const float 
                                 const px_shape* shape, const px_transform* shape_pose, const vec3 normal,
                                 const vec3* points, int count, vec3 face_normal);
 
-/* Correct a manifold between triangle (a, b, c) and a convex shape (posed by shape_pose), all world space;
- * the triangle is shape A when tri_is_a, else B. A corrected manifold is made again along the face normal
- * (the shape's points facing the plane, clipped to the triangle, with config's margin; NULL: defaults), so
- * its points, depths and ids are those of a face contact. Returns true when the manifold changed; its count
- * may then be 0. */
-bool pxi_manifold_correct_edges(px_manifold* m, bool tri_is_a, const float a[3], const float b[3],
-                                const float c[3], unsigned flags, const px_shape* shape,
-                                const px_transform* shape_pose, const px_manifold_config* config);
-
 /* Correct a contact whose shape A is triangle (a, b, c) and B the convex shape (posed by shape_pose, NULL:
  * the identity), normal from the triangle to the shape, point_a on the triangle, all in one frame: the
  * normal becomes the face normal, point_b the shape's deepest point along it (its support towards the
@@ -75,11 +66,3 @@ bool pxi_manifold_correct_edges(px_manifold* m, bool tri_is_a, const float a[3],
 bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const float b[3], const float c[3],
                                unsigned flags, const px_shape* shape, const px_transform* shape_pose);
 
-/* pxi_manifold_correct_edges for triangle `triangle` of a mesh posed at mesh_pose, against convex shape
- * `shape` at shape_pose (the manifold from px_manifold_world with the mesh's triangle as a
- * px_shape_triangle at mesh_pose, as A when mesh_is_a), in world space. The world applies the same
- * correction in the shape's frame, through pxi_mesh_triangle_manifold (mesh_collide_internal.h). The
- * poses are normalized here. */
-bool pxi_mesh_manifold_correct_edges(px_manifold* m, const px_mesh* mesh, int32_t triangle,
-                                     const px_transform* mesh_pose, bool mesh_is_a, const px_shape* shape,
-                                     const px_transform* shape_pose, const px_manifold_config* config);

@@ -907,7 +907,7 @@ static bool on_mesh_triangle(int32_t triangle, void* context)
     pxi_mesh_pair* mp = (pxi_mesh_pair*)context;
     px_manifold m;
     px_status s = pxi_mesh_triangle_manifold(&mp->query, mp->mesh_body->mesh, triangle, mp->mesh_is_a,
-                                             &mp->narrow->config, &m);
+                                             &mp->narrow->config, &m, NULL);
     if (s < 0 || m.count == 0)
     {
         return true; /* a degenerate triangle the contact query refuses is skipped */
