@@ -21,6 +21,7 @@
 #include "proxima/io.h"
 #include "proxima/mesh.h"
 #include "proxima/mesh_collide.h"
+#include "broadphase/mesh_internal.h"
 #include "narrowphase/mesh_edges_internal.h"
 #include "support/ref_geometry.h"
 #include "support/rng.h"
@@ -873,7 +874,8 @@ typedef struct contact_stats
     int queries, contacts, penetrating, borderline, alternative, corrected;
 } contact_stats;
 
-/* What px_mesh_shape_contacts does to a triangle's contact on its inactive edges (mesh_edges_internal.h), on
+/* What px_mesh_shape_contacts does to a triangle's contact on its inactive edges, or pointing over a
+ * neighbour (mesh_edges_internal.h), on
  * a brute-force contact in world space: the triangle (shape A) posed by mp (NULL: identity), the shape s at
  * sp. */
 static void correct_contact(const px_mesh* m, const px_transform* mp, int t, const px_shape* s,
@@ -886,9 +888,29 @@ static void correct_contact(const px_mesh* m, const px_transform* mp, int t, con
     px_transform_point(mp != NULL ? mp : &id, tri.triangle.b, w[1]);
     px_transform_point(mp != NULL ? mp : &id, tri.triangle.c, w[2]);
     px_transform spn;
-    if (px_transform_normalized(sp, &spn) == PX_OK)
+    if (px_transform_normalized(sp, &spn) != PX_OK ||
+        pxi_contact_correct_edges(c, w[0], w[1], w[2], px_mesh_active_edges(m)[t], s, &spn))
     {
-        (void)pxi_contact_correct_edges(c, w[0], w[1], w[2], px_mesh_active_edges(m)[t], s, &spn);
+        return;
+    }
+    /* the neighbour rule, from the far vertices across the edges */
+    const int32_t* ef = pxi_mesh_edge_far(m);
+    vec3 fw[3];
+    const float* far[3];
+    for (int i = 0; i < 3; ++i)
+    {
+        far[i] = NULL;
+        if (ef[3 * t + i] >= 0)
+        {
+            px_transform_point(mp != NULL ? mp : &id, &px_mesh_vertices(m)[3 * ef[3 * t + i]], fw[i]);
+            far[i] = fw[i];
+        }
+    }
+    vec3 n;
+    const float* plane_point = NULL;
+    if (pxi_edge_neighbour_normal(w[0], w[1], w[2], far, c->normal, c->point_a, n, &plane_point))
+    {
+        (void)pxi_contact_along(c, plane_point, n, s, &spn);
     }
 }
 

@@ -638,7 +638,7 @@ static int edges_off(void)
     PX_CHECK_STATUS(px_mesh_create(v, 6, idx, 4, &def, &off), PX_OK);
     PX_CHECK_STATUS(px_mesh_create(v, 6, idx, 4, NULL, &on), PX_OK);
     PX_CHECK(px_mesh_active_edges(off) == NULL && px_mesh_active_edges(on) != NULL);
-    PX_CHECK(px_mesh_get_stats(off).memory_bytes + 4 == px_mesh_get_stats(on).memory_bytes);
+    PX_CHECK(px_mesh_get_stats(off).memory_bytes + 4 * (1 + 3 * sizeof(int32_t)) == px_mesh_get_stats(on).memory_bytes);
     vec3 h = { 0.5f, 0.5f, 0.5f };
     px_shape box = px_shape_box(h);
     px_transform pose = yawed(-2.5f, 0.4998f, 0.001f, 0.0f);
@@ -1092,6 +1092,102 @@ static int valley_floor_ramp(void)
     return 0;
 }
 
+/* Whether unit n lies in the wedge of normals from f to g (unit, not opposite), to tol. */
+static bool in_wedge(const float n[3], const float f[3], const float g[3], float tol)
+{
+    /* n = alpha f + beta g + off-plane: alpha, beta >= 0 and no off-plane part */
+    float c[3] = { f[1] * g[2] - f[2] * g[1], f[2] * g[0] - f[0] * g[2], f[0] * g[1] - f[1] * g[0] };
+    float cn = sqrtf(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    float off = (n[0] * c[0] + n[1] * c[1] + n[2] * c[2]) / cn;
+    float fn[3] = { f[1] * n[2] - f[2] * n[1], f[2] * n[0] - f[0] * n[2], f[0] * n[1] - f[1] * n[0] };
+    float ng[3] = { n[1] * g[2] - n[2] * g[1], n[2] * g[0] - n[0] * g[2], n[0] * g[1] - n[1] * g[0] };
+    float a = (fn[0] * c[0] + fn[1] * c[1] + fn[2] * c[2]) / cn; /* sine from f to n, along c */
+    float b = (ng[0] * c[0] + ng[1] * c[1] + ng[2] * c[2]) / cn; /* sine from n to g */
+    return fabsf(off) <= tol && a >= -tol && b >= -tol && n[0] * f[0] + n[1] * f[1] + n[2] * f[2] > 0.0f;
+}
+
+/* A floor meeting a ramp along one long edge, 30 degrees up (a valley) or down (a ridge), each a quad of
+ * two triangles, so that shapes near the middle touch the crease away from any vertex. Boxes, capsules
+ * and cylinders of random orientation resting there, 14 mm deep to 6 mm apart: every normal, from the
+ * contact query and the world, lies between the two faces' normals (at a valley: is one of them). An edge's
+ * contact normals lie between its faces' normals; past them, the normal points over the neighbour, which is
+ * nearer: the floor triangle had given a capsule on the floor touching the ridge's edge a normal 28 degrees
+ * beyond the floor's, leaning away from the ramp (7% of the contacts at a ridge of 20 degrees on a grid), and
+ * at a valley the floor kept a shape over the ramp its edge's normal (the edge active from behind). */
+static int crease_normals(void)
+{
+    const double slope = 30.0 * 3.14159265358979323846 / 180.0;
+    px_rng rng = px_rng_seeded(0xc4ea5e);
+    int contacts = 0, turned = 0;
+    for (int ridge = 0; ridge < 2; ++ridge)
+    {
+        const float h = (float)(4.0 * tan(slope)) * (ridge ? -1.0f : 1.0f);
+        const float v[18] = { -4, -4, 0, 0, -4, 0, 0, 4, 0, -4, 4, 0, 4, -4, h, 4, 4, h };
+        const int32_t idx[12] = { 0, 1, 2, 0, 2, 3, 1, 4, 5, 1, 5, 2 };
+        px_mesh* mesh = NULL;
+        PX_CHECK_STATUS(px_mesh_create(v, 6, idx, 4, NULL, &mesh), PX_OK);
+        const float up[3] = { 0, 0, 1 };
+        const float ramp[3] = { (float)(ridge ? sin(slope) : -sin(slope)), 0, (float)cos(slope) };
+        px_world* world = NULL;
+        PX_CHECK_STATUS(px_world_create(NULL, &world), PX_OK);
+        px_body_def md = px_body_default_def();
+        md.type = PX_BODY_STATIC;
+        md.mesh = mesh;
+        px_body_id ground;
+        PX_CHECK_STATUS(px_world_create_body(world, &md, &ground), PX_OK);
+        for (int i = 0; i < 600; ++i)
+        {
+            const vec3 hb = { 0.5f, 0.3f, 0.2f };
+            const px_shape shape = i % 3 == 0 ? px_shape_box(hb)
+                                              : (i % 3 == 1 ? px_shape_capsule(0.4f, 0.2f) : px_shape_cylinder(0.3f, 0.3f));
+            double q[4];
+            px_rng_quat(&rng, q);
+            px_transform pose;
+            for (int k = 0; k < 4; ++k)
+            {
+                pose.q[k] = (float)q[k];
+            }
+            pose.p[0] = (float)px_rng_range(&rng, -1.0, 1.0);
+            pose.p[1] = (float)px_rng_range(&rng, -1.0, 1.0);
+            pose.p[2] = 3.0f;
+            px_mesh_distance_result d;
+            PX_CHECK(px_mesh_shape_distance(mesh, NULL, &shape, &pose, 10.0f, &d) >= 0 && d.found && d.distance > 0.0f);
+            pose.p[2] -= d.distance - (float)px_rng_range(&rng, -0.014, 0.006);
+            px_mesh_contact mc[8];
+            int n = 0;
+            PX_CHECK(px_mesh_shape_contacts(mesh, NULL, &shape, &pose, 0.02f, mc, 8, &n) >= 0 && n <= 8);
+            px_body_def bd = px_body_default_def();
+            bd.shape = shape;
+            bd.pose = pose;
+            px_body_id body;
+            PX_CHECK_STATUS(px_world_create_body(world, &bd, &body), PX_OK);
+            PX_CHECK(px_world_update(world) >= 0);
+            int wn = 0;
+            const px_world_contact* wc = px_world_contacts(world, &wn);
+            for (int k = 0; k < n + wn; ++k)
+            {
+                const float* nk = k < n ? mc[k].normal : wc[k - n].manifold.normal;
+                const bool face = fabsf(nk[0] - up[0]) + fabsf(nk[1]) + fabsf(nk[2] - up[2]) <= 1e-3f ||
+                                  fabsf(nk[0] - ramp[0]) + fabsf(nk[1]) + fabsf(nk[2] - ramp[2]) <= 1e-3f;
+                if (!(face || (ridge && in_wedge(nk, up, ramp, 1e-3f))))
+                {
+                    fprintf(stderr, "%s, pose %d (shape %d): %s normal (%.7g %.7g %.7g)\n", ridge ? "ridge" : "valley",
+                            i, i % 3, k < n ? "query" : "world", (double)nk[0], (double)nk[1], (double)nk[2]);
+                    return 1;
+                }
+                turned += !face;
+            }
+            contacts += n + wn;
+            PX_CHECK_STATUS(px_world_destroy_body(world, body), PX_OK);
+        }
+        px_world_destroy(world);
+        px_mesh_destroy(mesh);
+    }
+    printf("    %d contacts, %d with an edge's normal between the faces'\n", contacts, turned);
+    PX_CHECK(contacts > 600 && turned > 0);
+    return 0;
+}
+
 int test_mesh_edges(void)
 {
     PX_SUITE_BEGIN;
@@ -1105,6 +1201,7 @@ int test_mesh_edges(void)
     PX_RUN_SUBTEST(ledge_keeps_edge_normal);
     PX_RUN_SUBTEST(corner_floor_wall);
     PX_RUN_SUBTEST(valley_floor_ramp);
+    PX_RUN_SUBTEST(crease_normals);
     PX_RUN_SUBTEST(seam_corner_depth);
     PX_RUN_SUBTEST(landing_sweeps);
     PX_SUITE_END;

@@ -89,7 +89,11 @@ typedef struct px_mesh_contact
 /// marks inactive (flat or concave), and whose normal is not the triangle's face normal, gets the face
 /// normal on the shape's side instead, with distance the height of its point on the shape over the
 /// triangle's plane (and is dropped if that exceeds the margin), so a shape sliding over a flat mesh never
-/// catches on the edges between its triangles.
+/// catches on the edges between its triangles. A contact whose witness lies on one edge shared with one
+/// neighbour, and whose normal points over that neighbour (past the normals an edge can have, which lie
+/// between its two faces'), gets the neighbour's normal at a convex edge (the distance then the height of
+/// the shape's deepest point over the plane through the edge) and the face normal at a concave one: a
+/// capsule on a floor touching a ridge's edge had got a normal leaning away from the ridge.
 ///
 /// When more than capacity triangles qualify, the capacity deepest ones are kept (smallest signed
 /// distance; the lowest index among equals), so a small buffer still holds the contacts that matter most.

@@ -177,8 +177,9 @@ extern "C"
     /// convex shape against a mesh gives one contact per touching triangle (up to PX_WORLD_MAX_MESH_MANIFOLDS,
     /// chosen as that constant says), each with that triangle's manifold. A triangle manifold whose witness lies
     /// only on the triangle's inactive edges (px_mesh_active_edges) and whose normal is not the face normal
-    /// takes the face normal instead, as px_mesh_shape_contacts does, so bodies slide over flat meshes
-    /// without catching on the edges between triangles.
+    /// takes the face normal instead, and one pointing over an edge's neighbour the normal
+    /// px_mesh_shape_contacts gives it, the manifold then being made along that normal, so bodies slide
+    /// over flat meshes without catching on the edges between triangles.
     typedef struct px_world_contact
     {
         px_body_id body_a;    ///< The body with the lower index (for a mesh pair: still the lower index)

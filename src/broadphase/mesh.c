@@ -24,9 +24,11 @@ static void mesh_free_arrays(px_mesh* m)
     pxi_free(&m->allocator, m->vertices, (size_t)m->vertex_count * 3 * sizeof(float));
     pxi_free(&m->allocator, m->indices, (size_t)m->triangle_count * 3 * sizeof(int32_t));
     pxi_free(&m->allocator, m->active_edges, (size_t)m->triangle_count);
+    pxi_free(&m->allocator, m->edge_far, (size_t)m->triangle_count * 3 * sizeof(int32_t));
     m->vertices = NULL;
     m->indices = NULL;
     m->active_edges = NULL;
+    m->edge_far = NULL;
 }
 
 /* ------------------------------------------------------------------------------------------------------ */
@@ -201,7 +203,12 @@ static void classify_pair(px_mesh* m, const int32_t* canon, const double (*norma
     int e1 = (int)(x % 3), e2 = (int)(y % 3);
     const double* n1 = normals[t1];
     const double* n2 = normals[t2];
-    if (t1 == t2)
+    if (t1 != t2)
+    {
+        m->edge_far[x] = m->indices[3 * t2 + (e2 + 2) % 3];
+        m->edge_far[y] = m->indices[3 * t1 + (e1 + 2) % 3];
+    }
+    else
     {
         m->active_edges[t1] |= (uint8_t)(PX_MESH_EDGE_FRONT(e1) | PX_MESH_EDGE_BACK(e1));
         m->active_edges[t2] |= (uint8_t)(PX_MESH_EDGE_FRONT(e2) | PX_MESH_EDGE_BACK(e2));
@@ -295,6 +302,10 @@ px_status pxi_mesh_find_active_edges(px_mesh* m)
         return PX_ERR_OUT_OF_MEMORY;
     }
     memset(start, 0, ((size_t)nv + 1) * sizeof(int32_t));
+    for (size_t i = 0; i < edge_count; ++i)
+    {
+        m->edge_far[i] = -1;
+    }
     for (int32_t t = 0; t < nt; ++t)
     {
         const int32_t* ix = &m->indices[3 * t];
@@ -431,10 +442,12 @@ px_status px_mesh_create(const float* vertices, int vertex_count, const int32_t*
         if (d.find_active_edges)
         {
             m->active_edges = pxi_alloc(&alloc, (size_t)triangle_count);
+            m->edge_far = pxi_alloc(&alloc, (size_t)triangle_count * 3 * sizeof(int32_t));
         }
     }
     if ((vertex_count > 0 && m->vertices == NULL) ||
-        (triangle_count > 0 && (m->indices == NULL || (d.find_active_edges && m->active_edges == NULL))))
+        (triangle_count > 0 &&
+         (m->indices == NULL || (d.find_active_edges && (m->active_edges == NULL || m->edge_far == NULL)))))
     {
         mesh_free_arrays(m);
         pxi_free(&alloc, m, sizeof(px_mesh));
@@ -563,7 +576,7 @@ px_mesh_stats px_mesh_get_stats(const px_mesh* mesh)
     s.sah_cost = mesh->sah_cost;
     s.memory_bytes = sizeof(px_mesh) + (size_t)mesh->vertex_count * 3 * sizeof(float) +
                      (size_t)mesh->triangle_count * 3 * sizeof(int32_t) +
-                     (mesh->active_edges != NULL ? (size_t)mesh->triangle_count : 0) +
+                     (mesh->active_edges != NULL ? (size_t)mesh->triangle_count * (1 + 3 * sizeof(int32_t)) : 0) +
                      (size_t)mesh->node_count * sizeof(pxi_mesh_node) +
                      (size_t)mesh->packet_count * sizeof(pxi_mesh_packet);
     return s;

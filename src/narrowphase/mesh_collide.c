@@ -238,6 +238,30 @@ static const px_shape* query_triangle(const mesh_query* q, const px_shape* tri, 
     return piece;
 }
 
+/* The vertices across the edges of mesh triangle `triangle` (pxi_mesh_edge_far) in the shape's local frame,
+ * written to pts; far[i] is NULL where edge i has no single neighbour. False when the mesh keeps no
+ * neighbours (built without active edges) or the triangle has none. */
+static bool local_far_vertices(const mesh_query* q, const px_mesh* mesh, int32_t triangle, float pts[3][3],
+                               const float* far[3])
+{
+    const int32_t* ef = pxi_mesh_edge_far(mesh);
+    bool any = false;
+    for (int i = 0; i < 3; ++i)
+    {
+        const int32_t v = ef != NULL ? ef[3 * triangle + i] : -1;
+        far[i] = NULL;
+        if (v >= 0)
+        {
+            vec3 d;
+            px_v3_sub(&mesh->vertices[3 * v], q->rel.p, d);
+            px_rot_tmulv(&q->rot, d, pts[i]);
+            far[i] = pts[i];
+            any = true;
+        }
+    }
+    return any;
+}
+
 /* The smallest triangle similar to tri (its edges parallel to tri's, vertex i for vertex i) that holds the
  * piece pts[0..count) of tri, written over tri; false when the piece is a point. It lies inside tri: its
  * edges are the lines, parallel to tri's, through the piece's extreme points (barycentric coordinate i of its
@@ -362,9 +386,15 @@ px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mes
     const bool correct = active != NULL && pxi_edge_correction_normal(tri.triangle.a, tri.triangle.b, tri.triangle.c,
                                                                       active[triangle], q->shape, NULL, toward_shape,
                                                                       (const vec3*)&witness, 1, fn);
+    float far_pts[3][3];
+    const float* far[3];
+    const float* plane_point = NULL;
+    const bool turn = !correct && local_far_vertices(q, mesh, triangle, far_pts, far) &&
+                      pxi_edge_neighbour_normal(tri.triangle.a, tri.triangle.b, tri.triangle.c, far, toward_shape,
+                                                witness, fn, &plane_point);
     px_manifold lm;
     px_status ms;
-    if (correct)
+    if (correct || turn)
     {
         px_transform identity;
         px_transform_identity(&identity);
@@ -383,7 +413,7 @@ px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mes
     }
     if (corrected != NULL)
     {
-        *corrected = correct;
+        *corrected = correct || turn;
     }
     /* to world, by the shape's pose; point_b is rebuilt from the world point_a */
     const px_transform* pose = &q->shape_world;
@@ -690,6 +720,7 @@ typedef struct contact_search
     float reach2; /* (margin + pad)^2: triangles whose planes are farther from the shape's box are skipped */
     px_shape grown; /* the shape with its radius grown by the margin and the pad: the overlap pre-test */
     const uint8_t* active; /* the mesh's active-edge bits (NULL: built without them) */
+    const px_mesh* mesh;
     px_mesh_contact* out;
     int capacity;
     int kept;  /* contacts in out (min(count, capacity)) */
@@ -787,12 +818,24 @@ static bool contact_leaf(const pxi_mesh_packet* packets, int count, float* best_
         }
         s->status = worse_warning(s->status, status);
         unsigned flags = s->active != NULL ? s->active[p->index[lane]] : 0x3Fu; /* none: all edges active */
-        if (c.distance <= s->margin && (flags & 0x3Fu) != 0x3Fu)
+        if (c.distance <= s->margin)
         {
-            /* an internal-edge contact takes the face normal (mesh_edges_internal.h); its distance may then
+            /* an internal-edge contact takes the face normal, and one whose normal points over the neighbour
+             * across its edge the normal that neighbour gives (mesh_edges_internal.h); its distance may then
              * pass the margin */
-            (void)pxi_contact_correct_edges(&c, tri.triangle.a, tri.triangle.b, tri.triangle.c, flags, s->q->shape,
-                                            NULL);
+            bool fixed = (flags & 0x3Fu) != 0x3Fu &&
+                         pxi_contact_correct_edges(&c, tri.triangle.a, tri.triangle.b, tri.triangle.c, flags,
+                                                   s->q->shape, NULL);
+            float far_pts[3][3];
+            const float* far[3];
+            vec3 n;
+            const float* plane_point = NULL;
+            if (!fixed && local_far_vertices(s->q, s->mesh, p->index[lane], far_pts, far) &&
+                pxi_edge_neighbour_normal(tri.triangle.a, tri.triangle.b, tri.triangle.c, far, c.normal, c.point_a,
+                                          n, &plane_point))
+            {
+                (void)pxi_contact_along(&c, plane_point, n, s->q->shape, NULL);
+            }
         }
         if (c.distance <= s->margin)
         {
@@ -854,6 +897,7 @@ px_status px_mesh_shape_contacts(const px_mesh* mesh, const px_transform* mesh_p
     s.grown = *shape;
     s.grown.radius = shape->radius + margin + pad;
     s.active = pxi_mesh_active_edges(mesh);
+    s.mesh = mesh;
     s.out = contacts;
     s.capacity = capacity;
     s.status = PX_OK;

@@ -165,20 +165,14 @@ bool pxi_edge_correction_normal(const float a[3], const float b[3], const float 
     return true;
 }
 
-bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const float b[3], const float c[3],
-                               unsigned flags, const px_shape* shape, const px_transform* shape_pose)
+bool pxi_contact_along(px_contact* contact, const float plane_point[3], const vec3 n, const px_shape* shape,
+                       const px_transform* shape_pose)
 {
-    vec3 fn;
-    if (!pxi_edge_correction_normal(a, b, c, flags, shape, shape_pose, contact->normal,
-                                    (const vec3*)contact->point_a, 1, fn))
-    {
-        return false;
-    }
-    /* The shape's point deepest below the face: its support along -fn. The query's own witness on the shape
+    /* The shape's point deepest below the plane: its support along -n. The query's own witness on the shape
      * belongs to its sideways normal: EPA's, across the seam of a flat floor, was a point on a box edge, and
      * its height over the plane gave a box corner 0.122 below the floor 0.089 deep (review 49). */
     vec3 down, local, deepest;
-    px_v3_negate(fn, down);
+    px_v3_negate(n, down);
     if (shape_pose != NULL)
     {
         px_quat_rotate_inv_fast(shape_pose->q, down, local);
@@ -193,15 +187,111 @@ bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const floa
         px_transform_point(shape_pose, deepest, deepest);
     }
     vec3 d;
-    px_v3_sub(deepest, a, d);
-    float sep = px_v3_dot(fn, d) + 0.0f;
+    px_v3_sub(deepest, plane_point, d);
+    float sep = px_v3_dot(n, d) + 0.0f;
     if (!(sep < INFINITY))
     {
         return false; /* not reached for a validated shape */
     }
     px_v3_copy(deepest, contact->point_b);
-    px_v3_mad(contact->point_b, -sep, fn, contact->point_a);
-    px_v3_copy(fn, contact->normal);
+    px_v3_mad(contact->point_b, -sep, n, contact->point_a);
+    px_v3_copy(n, contact->normal);
     contact->distance = sep;
     return true;
+}
+
+bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const float b[3], const float c[3],
+                               unsigned flags, const px_shape* shape, const px_transform* shape_pose)
+{
+    vec3 fn;
+    if (!pxi_edge_correction_normal(a, b, c, flags, shape, shape_pose, contact->normal,
+                                    (const vec3*)contact->point_a, 1, fn))
+    {
+        return false;
+    }
+    return pxi_contact_along(contact, a, fn, shape, shape_pose);
+}
+
+bool pxi_edge_neighbour_normal(const float a[3], const float b[3], const float c[3], const float* const far[3],
+                               const vec3 normal, const vec3 witness, vec3 out, const float** plane_point)
+{
+    const float* v[3] = { a, b, c };
+    vec3 e[3];
+    float len[3], longest = 0.0f, coord = 0.0f;
+    for (int i = 0; i < 3; ++i)
+    {
+        px_v3_sub(v[i == 2 ? 0 : i + 1], v[i], e[i]);
+        len[i] = px_v3_norm(e[i]);
+        longest = px_maxf(longest, len[i]);
+        coord = px_maxf(coord, px_maxf(fabsf(v[i][0]), px_maxf(fabsf(v[i][1]), fabsf(v[i][2]))));
+    }
+    vec3 n, nu;
+    px_v3_cross(e[0], e[1], n);
+    if (!px_v3_normalize_any(n, nu) || !px_is_finite(longest))
+    {
+        return false;
+    }
+    /* the one edge the witness lies on (none, or two at a vertex: nothing to do) */
+    const float tol = PXI_EDGE_ON_TOLERANCE * longest + 16.0f * FLT_EPSILON * coord;
+    int edge = -1;
+    for (int i = 0; i < 3; ++i)
+    {
+        vec3 r, x;
+        px_v3_sub(witness, v[i], r);
+        px_v3_cross(e[i], r, x);
+        if (!(px_v3_dot(x, nu) > tol * len[i]))
+        {
+            if (edge >= 0)
+            {
+                return false;
+            }
+            edge = i;
+        }
+    }
+    if (edge < 0 || far[edge] == NULL)
+    {
+        return false;
+    }
+    /* unit directions perpendicular to the edge: into the triangle (u) and into the neighbour (w) */
+    vec3 eu, u, f, w, t;
+    px_v3_scale(e[edge], 1.0f / len[edge], eu);
+    px_v3_cross(nu, eu, u); /* the vertices run counter-clockwise around nu: nu x edge points inside */
+    px_v3_sub(far[edge], v[edge], f);
+    px_v3_mad(f, -px_v3_dot(f, eu), eu, t);
+    if (!px_v3_normalize_any(t, w))
+    {
+        return false;
+    }
+    if (!(px_v3_dot(normal, w) > PXI_EDGE_OUT_MIN))
+    {
+        return false; /* the normal does not point over the neighbour: an edge normal, or the face's */
+    }
+    /* Over the neighbour: is the shape in the dihedral between the two faces (a concave corner seen from
+     * it), or outside it (a convex edge)? In the first case the face normal on that side answers, in the
+     * second the neighbour's normal, whose support on this triangle is the shared edge. */
+    vec3 uw, ud, dw;
+    px_v3_cross(u, w, uw);
+    px_v3_cross(u, normal, ud);
+    px_v3_cross(normal, w, dw);
+    const float k2 = px_v3_norm2(uw);
+    const bool between = k2 > FLT_EPSILON && px_v3_dot(ud, uw) >= 0.0f && px_v3_dot(dw, uw) >= 0.0f;
+    if (between || !(k2 > FLT_EPSILON))
+    {
+        /* concave (or flat): the face normal on the dihedral's side */
+        px_v3_scale(nu, px_v3_dot(nu, w) >= 0.0f ? 1.0f : -1.0f, out);
+        *plane_point = a;
+    }
+    else
+    {
+        /* convex: the neighbour's normal, away from the dihedral (its inside is where u points) */
+        vec3 m, mu;
+        px_v3_cross(eu, w, m);
+        if (!px_v3_normalize_any(m, mu))
+        {
+            return false;
+        }
+        px_v3_scale(mu, px_v3_dot(mu, u) <= 0.0f ? 1.0f : -1.0f, out);
+        *plane_point = v[edge];
+    }
+    return px_is_finite(out[0]) && px_is_finite(out[1]) && px_is_finite(out[2]);
 }

@@ -58,6 +58,24 @@ bool pxi_edge_correction_normal(const float a[3], const float b[3], const float 
                                 const px_shape* shape, const px_transform* shape_pose, const vec3 normal,
                                 const vec3* points, int count, vec3 face_normal);
 
+/* A contact re-made along unit normal n (from a triangle to the shape, all in one frame): point_b the shape's
+ * support along -n (shape_pose NULL: the identity), distance its height over the plane through plane_point
+ * with normal n, point_a its projection on that plane. False (unchanged) for a non-finite support. */
+bool pxi_contact_along(px_contact* contact, const float plane_point[3], const vec3 n, const px_shape* shape,
+                       const px_transform* shape_pose);
+
+/* The neighbour rule, for contacts the flags leave alone. A contact whose witness lies on one edge of
+ * triangle (a, b, c) (not at a vertex), with the normal (unit, from the triangle to the shape) pointing over
+ * the neighbour across that edge (far[i]: the neighbour's vertex off edge i, NULL when the edge has no single
+ * neighbour), belongs to the neighbour: an edge's contact normals lie between its two faces' normals. It gets
+ *  - where the shape lies in the dihedral between the two faces (a valley seen from it), the triangle's face
+ *    normal on that side, with plane_point a;
+ *  - outside it (a convex edge), the neighbour's normal, with plane_point the edge's start: the triangle's
+ *    support along that normal is the shared edge.
+ * Returns true with out set; pxi_contact_along (or a manifold along out) then re-makes the contact. */
+bool pxi_edge_neighbour_normal(const float a[3], const float b[3], const float c[3], const float* const far[3],
+                               const vec3 normal, const vec3 witness, vec3 out, const float** plane_point);
+
 /* Correct a contact whose shape A is triangle (a, b, c) and B the convex shape (posed by shape_pose, NULL:
  * the identity), normal from the triangle to the shape, point_a on the triangle, all in one frame: the
  * normal becomes the face normal, point_b the shape's deepest point along it (its support towards the
