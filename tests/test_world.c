@@ -3954,6 +3954,88 @@ static int ground_quad_test(void)
     return 0;
 }
 
+/* A shape created before the ground is body A of its mesh pair (mesh_is_a false). Near the diagonal of a quad
+ * it touches the other triangle's inner edge, whose manifold is made again along the face normal: the point
+ * on the shape there was the triangle's support vertex moved to the shape's height, a corner of the quad
+ * (a sphere at (3, 2.9) got point_a (-10, -10, -0.01), 15 off the sphere). Every point must lie on the shape
+ * (point_a) and on the quad's plane (point_b), with the separation of the shape's lowest point. */
+static int shape_first_quad_test(void)
+{
+    const float half = 10.0f;
+    const float v[12] = { -half, -half, 0.0f, half, -half, 0.0f, half, half, 0.0f, -half, half, 0.0f };
+    const int32_t idx[6] = { 0, 1, 2, 0, 2, 3 };
+    px_mesh_def md = px_mesh_default_def();
+    px_mesh* mesh = NULL;
+    PX_CHECK_STATUS(px_mesh_create(v, 4, idx, 2, &md, &mesh), PX_OK);
+    const float hull_points[18] = { 0.5f, 0.0f, 0.0f, -0.4f, 0.1f, 0.0f, 0.0f, 0.45f, 0.0f,
+                                    0.1f, -0.5f, 0.0f, 0.0f, 0.0f, 0.4f, 0.0f, 0.0f, -0.35f };
+    const float s45 = 0.70710678f;
+    int points = 0;
+    double worst = 0.0;
+    for (int form = 0; form < 3; ++form)
+    {
+        /* a sphere, a standing cylinder (axis y turned to z), a hull on its vertex (0, 0, -0.35) */
+        px_shape shape = form == 0 ? px_shape_sphere(0.5f)
+                                   : (form == 1 ? px_shape_cylinder(0.3f, 0.4f) : px_shape_hull(hull_points, 6));
+        const float low = form == 0 ? 0.5f : (form == 1 ? 0.3f : 0.35f);
+        for (int i = 0; i < 8; ++i)
+        {
+            px_world* w = NULL;
+            PX_CHECK_STATUS(px_world_create(NULL, &w), PX_OK);
+            px_body_def bd = px_body_default_def();
+            bd.shape = shape;
+            if (form == 1)
+            {
+                bd.pose.q[0] = s45, bd.pose.q[3] = s45;
+            }
+            const float x = -6.0f + 1.7f * (float)i, sep = -0.01f + 0.003f * (float)i;
+            const float off_diagonal = form == 2 ? 0.002f : 0.1f; /* the hull's vertex within the margin of both */
+            bd.pose.p[0] = x, bd.pose.p[1] = x - off_diagonal, bd.pose.p[2] = low + sep;
+            px_body_id body, ground;
+            PX_CHECK_STATUS(px_world_create_body(w, &bd, &body), PX_OK);
+            px_body_def gd = px_body_default_def();
+            gd.type = PX_BODY_STATIC;
+            gd.mesh = mesh;
+            PX_CHECK_STATUS(px_world_create_body(w, &gd, &ground), PX_OK);
+            PX_CHECK(px_world_update(w) >= 0);
+            int count = 0;
+            const px_world_contact* c = px_world_contacts(w, &count);
+            PX_CHECK(count == 2); /* both triangles, the far one through its inner edge */
+            for (int k = 0; k < count; ++k)
+            {
+                PX_CHECK(c[k].body_a.index == body.index);
+                const px_manifold* m = &c[k].manifold;
+                for (int j = 0; j < m->count; ++j)
+                {
+                    const px_manifold_point* p = &m->points[j];
+                    px_shape pt = px_shape_point();
+                    px_transform tp = PX_TRANSFORM_IDENTITY_INIT;
+                    px_v3_copy(p->point_a, tp.p);
+                    px_contact on;
+                    PX_CHECK(px_contact_world(&pt, &tp, &shape, &bd.pose, NULL, &on) >= 0);
+                    const double off = fabs((double)on.distance);
+                    const double sep_err = fabs((double)p->separation - (double)bd.pose.p[2] + (double)low);
+                    worst = fmax(worst, fmax(off, sep_err));
+                    if (!(off <= 1.0e-5) || !(sep_err <= 1.0e-5) || !(fabsf(p->point_b[2]) <= 1.0e-5f))
+                    {
+                        fprintf(stderr, "shape %d at (%g, %g) triangle %d point %d: point_a (%g, %g, %g) %g off the "
+                                        "shape, separation %.9g (exact %.9g), point_b.z %g\n",
+                                form, (double)x, (double)(x - off_diagonal), c[k].triangle, j, (double)p->point_a[0],
+                                (double)p->point_a[1], (double)p->point_a[2], off, (double)p->separation,
+                                (double)bd.pose.p[2] - (double)low, (double)p->point_b[2]);
+                        PX_CHECK(off <= 1.0e-5 && sep_err <= 1.0e-5 && fabsf(p->point_b[2]) <= 1.0e-5f);
+                    }
+                    points++;
+                }
+            }
+            px_world_destroy(w);
+        }
+    }
+    px_mesh_destroy(mesh);
+    printf("    %d points of shapes before the ground, worst error %.3g\n", points, worst);
+    return 0;
+}
+
 int test_world(void)
 {
     PX_SUITE_BEGIN;
@@ -3970,6 +4052,7 @@ int test_world(void)
     PX_RUN_SUBTEST(queries_test);
 #endif
     PX_RUN_SUBTEST(ground_quad_test);
+    PX_RUN_SUBTEST(shape_first_quad_test);
     PX_RUN_SUBTEST(extreme_test);
     PX_RUN_SUBTEST(bad_input_test);
     PX_RUN_SUBTEST(allocation_test);

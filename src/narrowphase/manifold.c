@@ -1512,7 +1512,18 @@ px_status pxi_manifold_world_along(const px_shape* a, const px_transform* ta, co
     {
         return PX_ERR_NON_FINITE;
     }
-    px_v3_mad(sb, -(gap - a->radius), c.normal, c.point_a); /* B's support projected onto A's support plane */
+    /* The witness: the support point of the shape that is not a triangle, projected onto the other's support
+     * plane. A triangle's support along its face normal is its whole face, so its support vertex says
+     * nothing of where the contact is: with the triangle as B, projecting B's support put a sphere's point on
+     * a corner of the triangle, far from the sphere. */
+    if (a->type != PX_SHAPE_TRIANGLE && b->type == PX_SHAPE_TRIANGLE)
+    {
+        px_v3_mad(sa, a->radius, c.normal, c.point_a); /* A's support on its rounded surface */
+    }
+    else
+    {
+        px_v3_mad(sb, -(gap - a->radius), c.normal, c.point_a); /* B's support projected onto A's support plane */
+    }
     px_v3_mad(c.point_a, c.distance, c.normal, c.point_b);
     px_manifold local;
     memset(&local, 0, sizeof(local));

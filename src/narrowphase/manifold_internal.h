@@ -31,7 +31,9 @@ px_status pxi_manifold_world_cached(const px_shape* a, const px_transform* ta, c
                                     px_simplex_cache* cache, px_manifold* result);
 
 /* The manifold of a pair along a given normal (world, from A to B; any length): the contact is the cores'
- * gap along it, not a search, and the clip runs from there as px_manifold_world's does. A triangle of a
+ * gap along it, not a search, and the clip runs from there as px_manifold_world's does. Its witness is the
+ * support point of the shape that is not a triangle (B's when neither or both are): a triangle's support
+ * along its face normal is the whole face. A triangle of a
  * mesh whose contact lies on its internal edges gets the manifold of its face normal this way
  * (mesh_edges.c). Returns PX_OK or the errors of px_manifold_world (PX_ERR_DEGENERATE_INPUT for a zero
  * normal). */
