@@ -820,6 +820,26 @@ static int triangle_known_failures(void)
     return bad;
 }
 
+/* Review 55: a point over the face of a sliver 2.5e4 long whose apex is 1.2 from its base line. The face point
+ * was the projection on a float normal, which for so flat a triangle is off by eps / sin(angle) = 2.5e-4 in
+ * every direction, tilted about an axis across the face: the answer came out 38.6 from p where the exact
+ * distance is 0.0113 (error 1.5e-3 of the size; tolerance 2e-5). */
+static int triangle_sliver_face_projection(void)
+{
+    const float a[3] = { -0x1.449704p+13f, -0x1.e88f7cp+12f, -0x1.2d1e94p+13f };
+    const float b[3] = { 0x1.aec85ap+12f, 0x1.768db2p+13f, 0x1.6c76a6p+13f };
+    const float c[3] = { -0x1.7e5b5p+8f, 0x1.c820bcp+11f, 0x1.5105d2p+11f };
+    const float p[3] = { 0x1.9ee782p+11f, 0x1.ed2decp+12f, 0x1.c5a8d8p+12f };
+    ldv3 A, B, C, P, q;
+    ldv_from_f(a, A);
+    ldv_from_f(b, B);
+    ldv_from_f(c, C);
+    ldv_from_f(p, P);
+    ld_closest_triangle(P, A, B, C, q);
+    const double e[3] = { (double)q[0], (double)q[1], (double)q[2] };
+    return expect_triangle("sliver face projection", p, a, b, c, e, 7u, 0);
+}
+
 /* Whether an answer d farther than tol from the reference point is still as good as float can tell. Near
  * degenerate simplices make the closest point ill-conditioned while its distance is not: for any point q of
  * the convex simplex C and the exact closest point q*, |q - q*|^2 <= |q - p|^2 - |q* - p|^2 (the squared
@@ -1375,6 +1395,7 @@ int test_geometry(void)
     PX_RUN_SUBTEST(triangle_libccd_cases);
     PX_RUN_SUBTEST(triangle_degenerate);
     PX_RUN_SUBTEST(triangle_known_failures);
+    PX_RUN_SUBTEST(triangle_sliver_face_projection);
     PX_RUN_SUBTEST(triangle_random_reference);
     PX_RUN_SUBTEST(tetra_regions);
     PX_RUN_SUBTEST(tetra_degenerate);

@@ -97,25 +97,29 @@ static void refine_feature(const vec3 p, const float* const* v, uint32_t f, floa
     }
     if (n == 3)
     {
-        /* project onto the plane; keep the kernel's weights (they only name the face). On vectors scaled by k
-         * the offset p - dest comes out k times too long, whatever the scale of the face. */
-        const float* a = v[idx[0]];
-        vec3 ab, ac, nrm, ap;
-        px_v3_sub(v[idx[1]], a, ab);
-        px_v3_sub(v[idx[2]], a, ac);
-        px_v3_sub(p, a, ap);
-        const float* w[3] = { ab, ac, ap };
-        float k = kernel_scale(w, 3);
-        px_v3_scale(ab, k, ab);
-        px_v3_scale(ac, k, ac);
-        px_v3_scale(ap, k, ap);
-        px_v3_cross(ab, ac, nrm);
-        float nn = px_v3_norm2(nrm);
-        if (nn > 0.0f)
+        /* project onto the plane, in double; keep the kernel's weights (they only name the face). A float
+         * normal of a sliver is off by eps / sin(its largest angle's supplement) in every direction, and
+         * tilted so it moves a point |p - a| along the face by that much: a 2.5e4 x 1.2 sliver put the
+         * projection of a point over its face 38.6 from it where it is 0.011 (review 55). In double the tilt
+         * is 1e-16 / sin; differences of floats and their products neither overflow nor underflow there. */
+        double ab[3], ac[3], ap[3], nrm[3];
+        for (int i = 0; i < 3; ++i)
         {
-            vec3 off;
-            px_v3_scale(nrm, px_v3_dot(ap, nrm) / nn, off);
-            px_v3_mad(p, -1.0f / k, off, dest);
+            ab[i] = (double)v[idx[1]][i] - (double)v[idx[0]][i];
+            ac[i] = (double)v[idx[2]][i] - (double)v[idx[0]][i];
+            ap[i] = (double)p[i] - (double)v[idx[0]][i];
+        }
+        nrm[0] = ab[1] * ac[2] - ab[2] * ac[1];
+        nrm[1] = ab[2] * ac[0] - ab[0] * ac[2];
+        nrm[2] = ab[0] * ac[1] - ab[1] * ac[0];
+        double nn = nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2];
+        if (nn > 0.0)
+        {
+            double s = (ap[0] * nrm[0] + ap[1] * nrm[1] + ap[2] * nrm[2]) / nn;
+            for (int i = 0; i < 3; ++i)
+            {
+                dest[i] = (float)((double)p[i] - s * nrm[i]);
+            }
             return;
         }
         px_v3_zero(dest);
