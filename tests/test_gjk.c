@@ -1783,6 +1783,38 @@ static int bullet_889_normal_flip(void)
     return bad;
 }
 
+/* Review 55: a segment touching a sliver triangle (1.07e-5 apart, 9.15 long) ended on a flat Minkowski
+ * tetrahedron that the float solver called enclosing. Its float weights put the witnesses 3e-3 apart, and the
+ * reported midpoint was 1.3e-3 off the segment (tolerance 1e-4). The witnesses now come from the tetrahedron's
+ * nearest feature in double. */
+static int touching_sliver_witnesses(void)
+{
+    const float a0[3] = { -0x1.96b75cp+2f, -0x1.bce558p+1f, -0x1.11e4a8p+2f };
+    const float a1[3] = { 0x1.18a99p+0f, -0x1.92c666p+2f, -0x1.9248c8p+2f };
+    const float a2[3] = { 0x1.f1c72p+0f, -0x1.a74eecp+2f, -0x1.a0e29p+2f };
+    const float b0[3] = { -0x1.17398p+1f, -0x1.437314p+2f, -0x1.59ce1cp+2f };
+    const float b1[3] = { 0x1.7f5d14p-8f, -0x1.27f6acp-9f, 0x1.cadbccp-10f };
+    const double exact = 1.06891755e-05, S = 9.15, C = 6.36;
+    const double tol = 1e-5 * S + 16.0 * FLT_EPSILON * C;
+    px_shape sa = px_shape_triangle(a0, a1, a2);
+    px_shape sb = px_shape_segment(b0, b1);
+    px_transform id = PX_TRANSFORM_IDENTITY_INIT;
+    px_gjk_result r;
+    PX_CHECK_STATUS(px_gjk_distance_world(&sa, &id, &sb, &id, NULL, &r), PX_OK);
+    PX_CHECK_NEAR(r.distance, exact, tol);
+    ldv3 A0, A1, A2, B0, B1, PA, PB, q;
+    ldv_from_f(a0, A0);
+    ldv_from_f(a1, A1);
+    ldv_from_f(a2, A2);
+    ldv_from_f(b0, B0);
+    ldv_from_f(b1, B1);
+    ldv_from_f(r.point_a, PA);
+    ldv_from_f(r.point_b, PB);
+    PX_CHECK_NEAR(sqrtl(ld_closest_triangle(PA, A0, A1, A2, q)), 0.0, tol);
+    PX_CHECK_NEAR(sqrtl(ld_closest_segment(PB, B0, B1, q, NULL)), 0.0, tol);
+    return 0;
+}
+
 /* collision-rs #52: exactly overlapping identical shapes (first direction zero). */
 static int identical_shapes(void)
 {
@@ -2320,6 +2352,7 @@ int test_gjk(void)
     PX_RUN_SUBTEST(box2d_short_edge);
     PX_RUN_SUBTEST(bullet_889_normal_flip);
     PX_RUN_SUBTEST(identical_shapes);
+    PX_RUN_SUBTEST(touching_sliver_witnesses);
     PX_RUN_SUBTEST(user_support_shapes);
     PX_RUN_SUBTEST(abs_tolerance_touching);
     PX_RUN_SUBTEST(bad_input);

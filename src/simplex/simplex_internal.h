@@ -171,11 +171,11 @@ uint32_t pxi_simplex_solve_double(const px_simplex* s, bool newest, float bary[4
 static inline bool pxi_simplex_weights_double(const px_simplex* s, double lam[4])
 {
     int n = s->count;
-    if (n < 2 || n > 3)
+    if (n < 2 || n > 4)
     {
         return false;
     }
-    double w[3][3];
+    double w[4][3];
     for (int i = 0; i < n; ++i)
     {
         for (int j = 0; j < 3; ++j)
@@ -183,12 +183,31 @@ static inline bool pxi_simplex_weights_double(const px_simplex* s, double lam[4]
             w[i][j] = (double)s->v[i].w[j];
         }
     }
-    double l[3];
+    double l[4];
     if (n == 2)
     {
         double t = pxi_segment_param_double(w[0], w[1]);
         l[0] = 1.0 - t;
         l[1] = t;
+    }
+    else if (n == 4)
+    {
+        /* a tetrahedron that encloses the origin: the origin's weights by Cramer's rule on the edges from w[0].
+         * The float weights are ratios of side tests, which on a flat tetrahedron (a sliver against a segment
+         * through it) err by eps |w|^2 / its height and put the two witnesses apart by that much */
+        double e[3][3], r[3];
+        for (int j = 0; j < 3; ++j)
+        {
+            for (int i = 0; i < 3; ++i)
+            {
+                e[i][j] = w[i + 1][j] - w[0][j];
+            }
+            r[j] = -w[0][j];
+        }
+        if (!pxi_tetra_weights_double(e, r, 0.0, l))
+        {
+            return false;
+        }
     }
     else if (!pxi_triangle_weights_double(w[0], w[1], w[2], l))
     {
@@ -220,8 +239,22 @@ static inline void pxi_simplex_witness_refined(const px_simplex* s, vec3 pa, vec
     double lam[4];
     if (!pxi_simplex_weights_double(s, lam))
     {
-        pxi_simplex_witness(s, pa, pb);
-        return;
+        if (s->count != 4)
+        {
+            pxi_simplex_witness(s, pa, pb);
+            return;
+        }
+        /* A tetrahedron the float solve called enclosing, which in double is flat or leaves the origin outside
+         * (touching within rounding): its float weights are noise, and the two witnesses they give can be far
+         * apart (a segment touching a sliver: 3e-3 apart, 13 tolerances off B). The nearest feature in double
+         * gives witnesses as far apart as the shapes are. */
+        float bary[4];
+        vec3 dest;
+        (void)pxi_simplex_solve_double(s, false, bary, dest);
+        for (int i = 0; i < 4; ++i)
+        {
+            lam[i] = (double)bary[i];
+        }
     }
     for (int j = 0; j < 3; ++j)
     {
