@@ -840,6 +840,26 @@ static int triangle_sliver_face_projection(void)
     return expect_triangle("sliver face projection", p, a, b, c, e, 7u, 0);
 }
 
+/* Review 55: a thin triangle (5.2 long, 1e-3 wide) seen from 6.3 away. Translated to p in float, its short
+ * edge tilts by 3e-4 rad and moves p's projection onto its plane by 2e-3, two widths: the kernel called the
+ * face (weights 0.03, 0.83, 0.14) where the exact projection's are (-1.94, 0.83, 2.11), and the answer, the
+ * projection, lay 2e-3 off the triangle, its weights rebuilding a point 3.4e-3 away (tol 9e-5). */
+static int triangle_thin_face_outside(void)
+{
+    const float a[3] = { -0x1.06eb9ap+1f, 0x1.a725d2p-1f, 0x1.7fa498p+0f };
+    const float b[3] = { 0x1.702b3p-1f, -0x1.36a942p+1f, -0x1.7f558p+0f };
+    const float c[3] = { -0x1.06d874p+1f, 0x1.a72ff2p-1f, 0x1.7f70fcp+0f };
+    const float p[3] = { -0x1.3028bep+2f, -0x1.513432p+1f, -0x1.306d7cp+2f };
+    ldv3 A, B, C, P, q;
+    ldv_from_f(a, A);
+    ldv_from_f(b, B);
+    ldv_from_f(c, C);
+    ldv_from_f(p, P);
+    ld_closest_triangle(P, A, B, C, q);
+    const double e[3] = { (double)q[0], (double)q[1], (double)q[2] };
+    return expect_triangle("thin face outside", p, a, b, c, e, 0u, 0);
+}
+
 /* Whether an answer d farther than tol from the reference point is still as good as float can tell. Near
  * degenerate simplices make the closest point ill-conditioned while its distance is not: for any point q of
  * the convex simplex C and the exact closest point q*, |q - q*|^2 <= |q - p|^2 - |q* - p|^2 (the squared
@@ -1396,6 +1416,7 @@ int test_geometry(void)
     PX_RUN_SUBTEST(triangle_degenerate);
     PX_RUN_SUBTEST(triangle_known_failures);
     PX_RUN_SUBTEST(triangle_sliver_face_projection);
+    PX_RUN_SUBTEST(triangle_thin_face_outside);
     PX_RUN_SUBTEST(triangle_random_reference);
     PX_RUN_SUBTEST(tetra_regions);
     PX_RUN_SUBTEST(tetra_degenerate);

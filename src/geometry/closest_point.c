@@ -132,16 +132,19 @@ static void refine_feature(const vec3 p, const float* const* v, uint32_t f, floa
     px_v3_copy(p, dest); /* inside the tetrahedron */
 }
 
-/* The weights of a face answer (three bits of f) recomputed in double from the original coordinates, so
- * that they rebuild dest: the kernel's float weights only name the face, and on a sliver they are off by
- * eps |v - p|^2 / (twice its area), which at aspect 200 moves the rebuilt point by 2e-4 of its length
- * (pxi_triangle_weights_double). Kept when the double weights disagree with the kernel's choice (one below
- * zero: p projects onto the face's boundary within rounding). Only for callers that asked for weights. */
-static void face_weights_double(const vec3 p, const float* const* v, uint32_t f, float* bary)
+/* A face answer (three bits of f) checked in double from the original coordinates. The kernel chose the face
+ * from p-translated float vertices, whose rounding, eps |v - p|, tilts the plane of a face with a short edge
+ * by eps |v - p| / |edge|: seen from 6.3 away, a face 1e-3 wide projected p inside where the exact projection
+ * is two widths outside it, and the answer (the projection) lay 2e-3 off the triangle (review 55). In double
+ * the weights (pxi_triangle_weights_double) are exact but for 1e-16 |v - p|^2 / |n|: all >= 0, they are the
+ * face answer's weights (the kernel's float ones only name the face and miss dest by eps |v - p|^2 / |n| on a
+ * sliver); one below zero, the projection misses the face and the nearest of its edges, each from the
+ * original coordinates, answers instead. Returns the feature, updating w and dest. */
+static uint32_t settle_face(const vec3 p, const float* const* v, uint32_t f, float* w, vec3 dest)
 {
     if (px_feature_kind_of(f) != PX_FEATURE_FACE)
     {
-        return;
+        return f;
     }
     int idx[3], n = 0;
     for (int i = 0; i < 4; ++i)
@@ -159,14 +162,44 @@ static void face_weights_double(const vec3 p, const float* const* v, uint32_t f,
             t[i][k] = (double)v[idx[i]][k] - (double)p[k];
         }
     }
-    if (!pxi_triangle_weights_double(t[0], t[1], t[2], lam) || !(lam[0] >= 0.0 && lam[1] >= 0.0 && lam[2] >= 0.0))
+    if (!pxi_triangle_weights_double(t[0], t[1], t[2], lam))
     {
-        return;
+        return f;
     }
-    for (int i = 0; i < 3; ++i)
+    if (lam[0] >= 0.0 && lam[1] >= 0.0 && lam[2] >= 0.0)
     {
-        bary[idx[i]] = (float)lam[i];
+        for (int i = 0; i < 3; ++i)
+        {
+            w[idx[i]] = (float)lam[i];
+        }
+        return f;
     }
+    double best = INFINITY;
+    uint32_t fbest = f;
+    for (int e = 0; e < 3; ++e)
+    {
+        const int i0 = idx[e], i1 = idx[(e + 1) % 3];
+        float we[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+        vec3 q;
+        refine_feature(p, v, (1u << i0) | (1u << i1), we, q);
+        double d2 = 0.0;
+        for (int k = 0; k < 3; ++k)
+        {
+            double d = (double)q[k] - (double)p[k];
+            d2 += d * d;
+        }
+        if (d2 < best)
+        {
+            best = d2;
+            fbest = we[i1] == 0.0f ? 1u << i0 : (we[i0] == 0.0f ? 1u << i1 : (1u << i0) | (1u << i1));
+            for (int i = 0; i < 4; ++i)
+            {
+                w[i] = we[i];
+            }
+            px_v3_copy(q, dest);
+        }
+    }
+    return fbest;
 }
 
 uint32_t px_closest_point_segment(const vec3 p, const vec3 a, const vec3 b, float bary[2], vec3 dest)
@@ -196,9 +229,9 @@ uint32_t px_closest_point_triangle(const vec3 p, const vec3 a, const vec3 b, con
     to_kernel_frame(p, v, 3, t, tp);
     uint32_t f = pxi_closest_origin_triangle(tp[0], tp[1], tp[2], w, q);
     refine_feature(p, v, f, w, dest);
+    f = settle_face(p, v, f, w, dest);
     if (bary != NULL)
     {
-        face_weights_double(p, v, f, w);
         bary[0] = w[0];
         bary[1] = w[1];
         bary[2] = w[2];
@@ -271,9 +304,9 @@ uint32_t px_closest_point_tetrahedron(const vec3 p, const vec3 a, const vec3 b, 
             }
         }
     }
+    f = settle_face(p, v, f, w, dest);
     if (bary != NULL)
     {
-        face_weights_double(p, v, f, w);
         for (int i = 0; i < 4; ++i)
         {
             bary[i] = w[i];
