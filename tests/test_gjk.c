@@ -1783,6 +1783,60 @@ static int bullet_889_normal_flip(void)
     return bad;
 }
 
+/* Review 55's sweep of slivers against points, segments and triangles (71 failures in 1e5 pairs, now none).
+ * (1) A point 7.3e-7 from a sliver triangle 100 long: the float closest point of the final Minkowski triangle
+ * is off by eps |w| times the product of its two shortest edges over twice its area, and GJK stopped
+ * (duplicate support) at 1.74e-3, 1.5 times the design's bound; the sliver is now solved again in double
+ * before GJK stops on it. (2) A point 2e-3 to 3e-3 over a triangle at (1000, 1000, 1000): the touching band
+ * was 8 eps times the distance of both shapes from their origins (3.3e-3), and the point read as touching,
+ * past the bound of 1.9e-3; triangles and segments now measure it from their middles. */
+static int sliver_and_far_triangle_distance(void)
+{
+    {
+        const float a0[3] = { 0x1.284718p+5f, 0x1.2e03dcp+0f, -0x1.1d69f8p+6f };
+        const float a1[3] = { -0x1.154788p+1f, 0x1.29d43ep+6f, -0x1.0207b4p+4f };
+        const float a2[3] = { 0x1.d7edc2p+3f, 0x1.56b58ep+5f, -0x1.3fbb62p+5f };
+        px_transform ta = PX_TRANSFORM_IDENTITY_INIT, tb = PX_TRANSFORM_IDENTITY_INIT;
+        tb.p[0] = 0x1.977a76p+4f;
+        tb.p[1] = 0x1.6cd45p+4f;
+        tb.p[2] = -0x1.b87bdap+5f;
+        ldv3 p, a, b, c, out;
+        ldv_from_f(tb.p, p);
+        ldv_from_f(a0, a);
+        ldv_from_f(a1, b);
+        ldv_from_f(a2, c);
+        const double exact = (double)sqrtl(ld_closest_triangle(p, a, b, c, out));
+        const double S = 99.8, C = 71.4;
+        const double tol = 1e-5 * S + 16.0 * FLT_EPSILON * C;
+        const px_shape sa = px_shape_triangle(a0, a1, a2), sb = px_shape_point();
+        px_gjk_result r;
+        PX_CHECK_STATUS(px_gjk_distance_world(&sa, &ta, &sb, &tb, NULL, &r), PX_OK);
+        PX_CHECK(exact < 1e-6 && fabs(r.distance - exact) <= tol);
+    }
+    const float v0[3] = { 999, 999, 1000 }, v1[3] = { 1001, 999, 1000 }, v2[3] = { 1000, 1001, 1000 };
+    const px_shape tri = px_shape_triangle(v0, v1, v2), point = px_shape_point();
+    const double tol = 1e-5 * 2.24 + 16.0 * FLT_EPSILON * 1000.0;
+    for (int i = 0; i <= 10; ++i)
+    {
+        px_transform ta = PX_TRANSFORM_IDENTITY_INIT, tb = PX_TRANSFORM_IDENTITY_INIT;
+        tb.p[0] = 1000.0f;
+        tb.p[1] = 1000.0f;
+        tb.p[2] = 1000.0f + 0.0005f * (float)i;
+        const double exact = (double)tb.p[2] - 1000.0;
+        px_gjk_result r;
+        bool overlap = true;
+        PX_CHECK_STATUS(px_gjk_distance_world(&tri, &ta, &point, &tb, NULL, &r), PX_OK);
+        PX_CHECK_STATUS(px_gjk_overlap_world(&tri, &ta, &point, &tb, NULL, &overlap), PX_OK);
+        if (!(fabs(r.distance - exact) <= tol) || (overlap && exact > tol) || (overlap != (r.distance == 0.0f)))
+        {
+            fprintf(stderr, "point %.9g over the triangle at 1000: distance %.9g, overlap %d (tolerance %.3g)\n",
+                    exact, (double)r.distance, (int)overlap, tol);
+            PX_CHECK(0);
+        }
+    }
+    return 0;
+}
+
 /* Review 55: a segment touching a sliver triangle (1.07e-5 apart, 9.15 long) ended on a flat Minkowski
  * tetrahedron that the float solver called enclosing. Its float weights put the witnesses 3e-3 apart, and the
  * reported midpoint was 1.3e-3 off the segment (tolerance 1e-4). The witnesses now come from the tetrahedron's
@@ -2353,6 +2407,7 @@ int test_gjk(void)
     PX_RUN_SUBTEST(bullet_889_normal_flip);
     PX_RUN_SUBTEST(identical_shapes);
     PX_RUN_SUBTEST(touching_sliver_witnesses);
+    PX_RUN_SUBTEST(sliver_and_far_triangle_distance);
     PX_RUN_SUBTEST(user_support_shapes);
     PX_RUN_SUBTEST(abs_tolerance_touching);
     PX_RUN_SUBTEST(bad_input);

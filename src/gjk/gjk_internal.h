@@ -25,9 +25,10 @@ typedef struct pxi_gjk_pair
     const float* scanned_a;
     const float* scanned_b;
     uint8_t copies; /* hulls GJK scans through transposed copies (gjk.c): 1 for A, 2 for B */
-    /* Bound on |w| for every w of this pair (|p_b| plus the shapes' bounding radii), or -1 when a shape
-     * cannot tell (user support functions). It scales the touching band, so the band is the same whatever
-     * path a query takes. */
+    /* Bound on |w| for every w of this pair (|p_b| plus the shapes' bounding radii; for triangles and
+     * segments, the larger of that bound measured from their middles and their coordinates' reach), or -1
+     * when a shape cannot tell (user support functions). It scales the touching band, so the band is the
+     * same whatever path a query takes. */
     float w_bound;
     /* Built hulls large enough for hill climbing (NULL otherwise), and the record (pxi_climb_node) each
      * climb starts from: the previous support of that shape, so successive supports in nearby directions
