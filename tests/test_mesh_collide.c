@@ -908,9 +908,15 @@ static void correct_contact(const px_mesh* m, const px_transform* mp, int t, con
     }
     vec3 n;
     const float* plane_point = NULL;
-    if (pxi_edge_neighbour_normal(w[0], w[1], w[2], far, c->normal, c->point_a, n, &plane_point))
+    int edge = -1;
+    if (pxi_edge_neighbour_normal(w[0], w[1], w[2], far, c->normal, c->point_a, n, &plane_point, &edge))
     {
-        (void)pxi_contact_along(c, plane_point, n, s, &spn);
+        px_contact turned = *c;
+        if (pxi_contact_along(&turned, plane_point, n, s, &spn) &&
+            pxi_edge_neighbour_holds(w[0], w[1], w[2], edge, far[edge], &turned, c->distance))
+        {
+            *c = turned;
+        }
     }
 }
 

@@ -1092,6 +1092,126 @@ static int valley_floor_ramp(void)
     return 0;
 }
 
+/* A profile of (x, z) points extruded along y over [-2, 2]: a quad of two triangles per segment, wound so
+ * that a segment running towards -x faces up, one running down faces -x. */
+static px_mesh* profile_mesh(const float (*prof)[2], int np)
+{
+    float v[2 * 8 * 3];
+    int32_t idx[2 * 7 * 3];
+    for (int i = 0; i < np; ++i)
+    {
+        const float p[6] = { prof[i][0], -2.0f, prof[i][1], prof[i][0], 2.0f, prof[i][1] };
+        memcpy(v + 6 * i, p, sizeof(p));
+    }
+    for (int i = 0; i + 1 < np; ++i)
+    {
+        const int32_t a = 2 * i, d = a + 1, b = a + 2, c = a + 3;
+        const int32_t t[6] = { a, d, c, a, c, b };
+        memcpy(idx + 6 * i, t, sizeof(t));
+    }
+    px_mesh* mesh = NULL;
+    return px_mesh_create(v, 2 * np, idx, 2 * (np - 1), NULL, &mesh) == PX_OK ? mesh : NULL;
+}
+
+/* A neighbour narrower than the shape: a 1 mm bevel between a step's floor and its wall, and a 1 mm lip
+ * rising 20 degrees at the edge of a floor over a cliff. Boxes a few mm from the mesh, beside the wall
+ * below the bevel, or beside the cliff below the lip, touch the floor's edge with a normal pointing over the
+ * bevel (lip); the neighbour rule re-made those contacts along the bevel's normal (the floor's, at the lip)
+ * and measured the box's deepest point against that plane, which the box passes below: the floor reported
+ * the box 0.42 m (0.56 m) deep, in the query and the world. The shape is not over the neighbour there: the
+ * floor's contacts and manifold points (triangles 0 and 1) of a box apart from the mesh must be apart.
+ * (The bevel's and the lip's own triangles, whose witness lies on their flat diagonal, get the same depth
+ * from the inactive-edge correction: a known limitation of that rule, not checked here.) */
+static int narrow_neighbours(void)
+{
+    const float slope = 20.0f * 3.14159265f / 180.0f;
+    const float bevel[5][2] = { { 2, 0 }, { 0.001f, 0 }, { 0, -0.001f }, { 0, -1 }, { -2, -1 } };
+    const float lip[5][2] = { { 2, 0 },
+                              { 0, 0 },
+                              { -0.001f * cosf(slope), 0.001f * sinf(slope) },
+                              { -0.001f * cosf(slope), -1 },
+                              { -3, -1 } };
+    px_rng rng = px_rng_seeded(0x6e16b0);
+    int checked = 0;
+    for (int which = 0; which < 2; ++which)
+    {
+        px_mesh* mesh = profile_mesh(which == 0 ? bevel : lip, 5);
+        PX_CHECK(mesh != NULL);
+        const vec3 h = { 0.5f, 0.5f, which == 0 ? 0.3f : 0.5f };
+        const px_shape box = px_shape_box(h);
+        px_body_id body;
+        px_world* world = make_world(mesh, &box, 0.02f, &body);
+        PX_CHECK(world != NULL);
+        for (int i = 0; i < 40; ++i)
+        {
+            px_transform pose = PX_TRANSFORM_IDENTITY_INIT;
+            const float y = (float)px_rng_range(&rng, -1.0, 1.0);
+            if (which == 0)
+            {
+                /* upright, beside the wall (gap 2 to 10 mm), its top 1 to 5 mm below the floor's plane */
+                const float gap = (float)px_rng_range(&rng, 0.002, 0.01);
+                const float top = (float)px_rng_range(&rng, 0.001, 0.005);
+                pose.p[0] = -gap - h[0];
+                pose.p[1] = y;
+                pose.p[2] = -top - h[2];
+            }
+            else
+            {
+                /* turned 45 degrees about y, a face 3 to 8 mm from the floor's edge facing it, the box slid
+                 * down along it past the cliff's top */
+                const float gap = (float)px_rng_range(&rng, 0.003, 0.008);
+                const float slide = (float)px_rng_range(&rng, 0.2, 0.4);
+                pose.q[1] = sinf(3.14159265f / 8.0f);
+                pose.q[3] = cosf(3.14159265f / 8.0f);
+                pose.p[0] = -0.70710678f * (gap + h[0] + slide);
+                pose.p[1] = y;
+                pose.p[2] = 0.70710678f * (gap + h[0] - slide);
+            }
+            px_mesh_distance_result d;
+            PX_CHECK(px_mesh_shape_distance(mesh, NULL, &box, &pose, 10.0f, &d) >= 0 && d.found);
+            PX_CHECK(d.distance > 0.001f);
+            px_mesh_contact mc[16];
+            int n = 0;
+            PX_CHECK(px_mesh_shape_contacts(mesh, NULL, &box, &pose, 0.02f, mc, 16, &n) >= 0 && n <= 16);
+            for (int k = 0; k < n; ++k)
+            {
+                if (mc[k].triangle <= 1 && !(mc[k].distance >= 0.0f))
+                {
+                    fprintf(stderr, "%s %d: query triangle %d distance %g normal (%g %g %g), mesh %g apart\n",
+                            which == 0 ? "bevel" : "lip", i, mc[k].triangle, (double)mc[k].distance,
+                            (double)mc[k].normal[0], (double)mc[k].normal[1], (double)mc[k].normal[2],
+                            (double)d.distance);
+                    return 1;
+                }
+            }
+            PX_CHECK_STATUS(px_world_set_pose(world, body, &pose), PX_OK);
+            PX_CHECK(px_world_update(world) >= 0);
+            int wn = 0;
+            const px_world_contact* wc = px_world_contacts(world, &wn);
+            for (int k = 0; k < wn; ++k)
+            {
+                for (int j = 0; j < wc[k].manifold.count; ++j)
+                {
+                    if (wc[k].triangle <= 1 && !(wc[k].manifold.points[j].separation >= 0.0f))
+                    {
+                        fprintf(stderr, "%s %d: world triangle %d separation %g normal (%g %g %g), mesh %g apart\n",
+                                which == 0 ? "bevel" : "lip", i, wc[k].triangle,
+                                (double)wc[k].manifold.points[j].separation, (double)wc[k].manifold.normal[0],
+                                (double)wc[k].manifold.normal[1], (double)wc[k].manifold.normal[2],
+                                (double)d.distance);
+                        return 1;
+                    }
+                }
+            }
+            checked += n + wn;
+        }
+        px_world_destroy(world);
+        px_mesh_destroy(mesh);
+    }
+    PX_CHECK(checked > 80);
+    return 0;
+}
+
 /* Whether unit n lies in the wedge of normals from f to g (unit, not opposite), to tol. */
 static bool in_wedge(const float n[3], const float f[3], const float g[3], float tol)
 {
@@ -1202,6 +1322,7 @@ int test_mesh_edges(void)
     PX_RUN_SUBTEST(corner_floor_wall);
     PX_RUN_SUBTEST(valley_floor_ramp);
     PX_RUN_SUBTEST(crease_normals);
+    PX_RUN_SUBTEST(narrow_neighbours);
     PX_RUN_SUBTEST(seam_corner_depth);
     PX_RUN_SUBTEST(landing_sweeps);
     PX_SUITE_END;

@@ -355,6 +355,7 @@ px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mes
         px_v3_sub(&mesh->vertices[3 * t[i]], q->rel.p, d);
         px_rot_tmulv(&q->rot, d, local[i]);
     }
+    const px_shape whole = tri; /* the triangle itself: the neighbour rule checks the shape against it */
     float pts[27];
     const int count = triangle_piece(q, &tri, NULL, config->margin + 2.0f * q->size, pts);
     if (count == 0 || (count > 0 && !cover_piece(&tri, pts, count)))
@@ -389,9 +390,20 @@ px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mes
     float far_pts[3][3];
     const float* far[3];
     const float* plane_point = NULL;
-    const bool turn = !correct && local_far_vertices(q, mesh, triangle, far_pts, far) &&
-                      pxi_edge_neighbour_normal(tri.triangle.a, tri.triangle.b, tri.triangle.c, far, toward_shape,
-                                                witness, fn, &plane_point);
+    int edge = -1;
+    bool turn = !correct && local_far_vertices(q, mesh, triangle, far_pts, far) &&
+                pxi_edge_neighbour_normal(tri.triangle.a, tri.triangle.b, tri.triangle.c, far, toward_shape, witness,
+                                          fn, &plane_point, &edge);
+    if (turn)
+    {
+        /* the contact the rule makes, with the triangle as A, stands only where the neighbour holds the shape */
+        px_contact turned = c;
+        px_v3_copy(toward_shape, turned.normal);
+        px_v3_copy(witness, turned.point_a);
+        turn = pxi_contact_along(&turned, plane_point, fn, q->shape, NULL) &&
+               pxi_edge_neighbour_holds(whole.triangle.a, whole.triangle.b, whole.triangle.c, edge, far[edge], &turned,
+                                        c.distance);
+    }
     px_manifold lm;
     px_status ms;
     if (correct || turn)
@@ -830,11 +842,19 @@ static bool contact_leaf(const pxi_mesh_packet* packets, int count, float* best_
             const float* far[3];
             vec3 n;
             const float* plane_point = NULL;
+            int edge = -1;
             if (!fixed && local_far_vertices(s->q, s->mesh, p->index[lane], far_pts, far) &&
                 pxi_edge_neighbour_normal(tri.triangle.a, tri.triangle.b, tri.triangle.c, far, c.normal, c.point_a,
-                                          n, &plane_point))
+                                          n, &plane_point, &edge))
             {
-                (void)pxi_contact_along(&c, plane_point, n, s->q->shape, NULL);
+                /* re-made along the neighbour's normal (or the face's), where the neighbour holds the shape */
+                px_contact turned = c;
+                if (pxi_contact_along(&turned, plane_point, n, s->q->shape, NULL) &&
+                    pxi_edge_neighbour_holds(tri.triangle.a, tri.triangle.b, tri.triangle.c, edge, far[edge], &turned,
+                                             c.distance))
+                {
+                    c = turned;
+                }
             }
         }
         if (c.distance <= s->margin)

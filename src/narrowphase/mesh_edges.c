@@ -31,6 +31,8 @@
 #include "../broadphase/mesh_internal.h"
 #include "../shapes/support_internal.h"
 
+#include "proxima/geometry.h"
+
 /* The middle of the shape's extent along unit direction n (in the triangle's frame), measured from the
  * plane through a, and the half extent. */
 static float shape_middle(const px_shape* shape, const px_transform* pose, const vec3 n, const float a[3],
@@ -213,7 +215,8 @@ bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const floa
 }
 
 bool pxi_edge_neighbour_normal(const float a[3], const float b[3], const float c[3], const float* const far[3],
-                               const vec3 normal, const vec3 witness, vec3 out, const float** plane_point)
+                               const vec3 normal, const vec3 witness, vec3 out, const float** plane_point,
+                               int* edge_out)
 {
     const float* v[3] = { a, b, c };
     vec3 e[3];
@@ -293,5 +296,39 @@ bool pxi_edge_neighbour_normal(const float a[3], const float b[3], const float c
         px_v3_scale(mu, px_v3_dot(mu, u) <= 0.0f ? 1.0f : -1.0f, out);
         *plane_point = v[edge];
     }
+    if (edge_out != NULL)
+    {
+        *edge_out = edge;
+    }
     return px_is_finite(out[0]) && px_is_finite(out[1]) && px_is_finite(out[2]);
+}
+
+/* Distance from p to triangle (a, b, c). */
+static float triangle_distance(const vec3 p, const float a[3], const float b[3], const float c[3])
+{
+    vec3 q, d;
+    (void)px_closest_point_triangle(p, a, b, c, NULL, q);
+    px_v3_sub(p, q, d);
+    return px_v3_norm(d);
+}
+
+bool pxi_edge_neighbour_holds(const float a[3], const float b[3], const float c[3], int edge, const float far[3],
+                              const px_contact* turned, float original)
+{
+    const float* v[3] = { a, b, c };
+    const float* p = turned->point_b;
+    float coord = 0.0f;
+    for (int k = 0; k < 3; ++k)
+    {
+        coord = px_maxf(coord, px_maxf(fabsf(p[k]), fabsf(far[k])));
+        for (int i = 0; i < 3; ++i)
+        {
+            coord = px_maxf(coord, fabsf(v[i][k]));
+        }
+    }
+    const float depth = fabsf(turned->distance);
+    const float tol = PXI_EDGE_ON_TOLERANCE * (depth + fabsf(original)) + 64.0f * FLT_EPSILON * coord;
+    const float near = px_minf(triangle_distance(p, a, b, c),
+                               triangle_distance(p, v[edge], v[edge == 2 ? 0 : edge + 1], far));
+    return near <= depth + tol; /* NaN: false */
 }

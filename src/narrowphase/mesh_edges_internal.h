@@ -72,9 +72,22 @@ bool pxi_contact_along(px_contact* contact, const float plane_point[3], const ve
  *    normal on that side, with plane_point a;
  *  - outside it (a convex edge), the neighbour's normal, with plane_point the edge's start: the triangle's
  *    support along that normal is the shared edge.
- * Returns true with out set; pxi_contact_along (or a manifold along out) then re-makes the contact. */
+ * Returns true with out set (and *edge_out, when not NULL, the edge); pxi_contact_along (or a manifold along
+ * out) then re-makes the contact, which pxi_edge_neighbour_holds must accept. */
 bool pxi_edge_neighbour_normal(const float a[3], const float b[3], const float c[3], const float* const far[3],
-                               const vec3 normal, const vec3 witness, vec3 out, const float** plane_point);
+                               const vec3 normal, const vec3 witness, vec3 out, const float** plane_point,
+                               int* edge_out);
+
+/* Whether the contact the neighbour rule re-made (turned, from pxi_contact_along, triangle (a, b, c) as A)
+ * stands: the neighbour across `edge` (far: its far vertex) holds the shape there. The re-made contact
+ * measures the shape's deepest point along the new normal against a plane (the neighbour's, or the
+ * triangle's own); when the shape lies there, that point is within |distance| of the triangle or the
+ * neighbour. A neighbour narrower than the shape is passed by it: a box 5 mm beside a step's wall, below a
+ * 1 mm bevel between the wall and the floor, got from the floor the bevel's normal 0.42 deep (its corner
+ * below the bevel's plane, 0.6 from it), where it is 5 mm from the mesh. original: the distance before the
+ * rule (the tolerance's scale with the new one). All in one frame. */
+bool pxi_edge_neighbour_holds(const float a[3], const float b[3], const float c[3], int edge, const float far[3],
+                              const px_contact* turned, float original);
 
 /* Correct a contact whose shape A is triangle (a, b, c) and B the convex shape (posed by shape_pose, NULL:
  * the identity), normal from the triangle to the shape, point_a on the triangle, all in one frame: the
