@@ -1837,6 +1837,45 @@ static int sliver_and_far_triangle_distance(void)
     return 0;
 }
 
+/* Review 59: a point posed at 3e6 touching the end of a segment 0.125 long (one ulp there) given in world
+ * coordinates. The touching band of a pair with a segment or triangle (439875e) counted the placed shape's
+ * coordinates only as moved into A's frame, where they are near 0: band 1e-8, while B's support, picked
+ * from its own coordinates of 3e6, rounds by 0.4. The overlap query's early out took the wrong end's plane
+ * as separating (overlap false) where the distance query read 0. The three queries must agree, in both
+ * orders, and say touching. */
+static int far_placed_shape_agreement(void)
+{
+    const float e0[3] = { 0x1.6cff9ap+20f, -0x1.5c4b24p+20f, 0x1.5925e8p+21f };
+    const float e1[3] = { 0x1.6cff9cp+20f, -0x1.5c4b24p+20f, 0x1.5925e8p+21f };
+    const float e2[3] = { 0x1.6cff9cp+20f, -0x1.5c4b20p+20f, 0x1.5925e8p+21f };
+    const px_shape seg = px_shape_segment(e0, e1), tri = px_shape_triangle(e0, e1, e2), point = px_shape_point();
+    px_transform tw = PX_TRANSFORM_IDENTITY_INIT, tp = PX_TRANSFORM_IDENTITY_INIT;
+    memcpy(tp.p, e1, sizeof(e1));
+    const px_shape* placed[2] = { &seg, &tri };
+    for (int k = 0; k < 4; ++k)
+    {
+        const bool point_first = (k & 1) == 0;
+        const px_shape* a = point_first ? &point : placed[k >> 1];
+        const px_shape* b = point_first ? placed[k >> 1] : &point;
+        const px_transform* ta = point_first ? &tp : &tw;
+        const px_transform* tb = point_first ? &tw : &tp;
+        px_gjk_result r;
+        bool overlap = false;
+        px_contact c;
+        PX_CHECK_STATUS(px_gjk_distance_world(a, ta, b, tb, NULL, &r), PX_OK);
+        PX_CHECK_STATUS(px_gjk_overlap_world(a, ta, b, tb, NULL, &overlap), PX_OK);
+        PX_CHECK_STATUS(px_contact_world(a, ta, b, tb, NULL, &c), PX_OK);
+        if (!(r.distance == 0.0f && overlap && c.distance <= 0.0f))
+        {
+            fprintf(stderr, "%s, point %s: distance %.9g, overlap %d, contact %.9g (touching)\n",
+                    k >> 1 ? "triangle" : "segment", point_first ? "first" : "second", (double)r.distance,
+                    (int)overlap, (double)c.distance);
+            PX_CHECK(0);
+        }
+    }
+    return 0;
+}
+
 /* Review 55: a segment touching a sliver triangle (1.07e-5 apart, 9.15 long) ended on a flat Minkowski
  * tetrahedron that the float solver called enclosing. Its float weights put the witnesses 3e-3 apart, and the
  * reported midpoint was 1.3e-3 off the segment (tolerance 1e-4). The witnesses now come from the tetrahedron's
@@ -2408,6 +2447,7 @@ int test_gjk(void)
     PX_RUN_SUBTEST(identical_shapes);
     PX_RUN_SUBTEST(touching_sliver_witnesses);
     PX_RUN_SUBTEST(sliver_and_far_triangle_distance);
+    PX_RUN_SUBTEST(far_placed_shape_agreement);
     PX_RUN_SUBTEST(user_support_shapes);
     PX_RUN_SUBTEST(abs_tolerance_touching);
     PX_RUN_SUBTEST(bad_input);

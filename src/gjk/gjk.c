@@ -135,14 +135,19 @@ void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b,
          * measured from their middles, |w| is bounded by their radii and the distance between the middles,
          * and every coordinate by the middles' reach. The larger of the two scales the band, not their sum
          * of distances from the origins, which is up to twice the coordinates (a point 3e-3 over a triangle
-         * at 1000 had read as touching, past the design's 16 eps C). */
+         * at 1000 had read as touching, past the design's 16 eps C). The reach counts B's own coordinates
+         * too (rb): B's supports are picked from them before they are moved into A's frame, and a product
+         * with them rounds by eps times their size. A point posed at 3e6 touching the end of a segment 0.125
+         * long given in world coordinates had a band of 1e-8 against that rounding's 0.4: B's support
+         * picked the wrong end, and the overlap query's early out called the pair separated where the
+         * distance query read 0. */
         vec3 ca, cb, cb_in_a, d;
         const float sa = pxi_placed_middle(a, ra, ca), sb = pxi_placed_middle(b, rb, cb);
         px_rot_mulv(&pair->rot_b, cb, cb_in_a);
         px_v3_add(cb_in_a, pair->pos_b, cb_in_a);
         px_v3_sub(cb_in_a, ca, d);
         const float spread = sa + sb + px_v3_norm(d);
-        const float reach = px_maxf(px_v3_norm(ca) + sa, px_v3_norm(cb_in_a) + sb);
+        const float reach = px_maxf(px_maxf(px_v3_norm(ca) + sa, px_v3_norm(cb_in_a) + sb), rb);
         pair->w_bound = px_minf(pair->w_bound, px_maxf(spread, reach));
     }
     pair->climb_a = pxi_climbing_hull(a);
