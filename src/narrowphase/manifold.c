@@ -1435,11 +1435,7 @@ px_status pxi_manifold_world_cached(const px_shape* a, const px_transform* ta, c
     if (!done)
     {
         px_manifold_config defaults;
-        if (config == NULL)
-        {
-            defaults = px_manifold_default_config();
-            config = &defaults;
-        }
+        config = pxi_manifold_config_or_default(config, &defaults);
         px_gjk_input input;
         input.a = a;
         input.b = b;
@@ -1474,11 +1470,7 @@ px_status pxi_manifold_world_along(const px_shape* a, const px_transform* ta, co
     static const px_manifold zero;
     *result = zero;
     px_manifold_config defaults;
-    if (config == NULL)
-    {
-        defaults = px_manifold_default_config();
-        config = &defaults;
-    }
+    config = pxi_manifold_config_or_default(config, &defaults);
     if (a == NULL || b == NULL || ta == NULL || tb == NULL || normal == NULL || !(config->margin >= 0.0f) ||
         !px_is_finite(config->margin))
     {
@@ -1538,11 +1530,7 @@ px_status pxi_manifold_from_contact(const px_shape* a, const px_shape* b, const 
     static const px_manifold zero;
     *result = zero;
     px_manifold_config defaults;
-    if (config == NULL)
-    {
-        defaults = px_manifold_default_config();
-        config = &defaults;
-    }
+    config = pxi_manifold_config_or_default(config, &defaults);
     px_contact c = *contact;
     px_manifold local;
     memset(&local, 0, sizeof(local));

@@ -24,6 +24,18 @@
 /* Faces whose alignments differ by less than this count as tied; the witness point decides. */
 #define PXI_FACE_TIE 1.0e-5f
 
+/* config, or the defaults written to storage when it is NULL. */
+static inline const px_manifold_config* pxi_manifold_config_or_default(const px_manifold_config* config,
+                                                                       px_manifold_config* storage)
+{
+    if (config != NULL)
+    {
+        return config;
+    }
+    *storage = px_manifold_default_config();
+    return storage;
+}
+
 /* px_manifold_world with a warm-start cache for the pair's GJK (may be NULL), as the world keeps per pair.
  * The box-box closed form does not use it. */
 px_status pxi_manifold_world_cached(const px_shape* a, const px_transform* ta, const px_shape* b,

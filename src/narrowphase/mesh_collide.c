@@ -338,11 +338,7 @@ px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mes
         *corrected = false;
     }
     px_manifold_config defaults;
-    if (config == NULL)
-    {
-        defaults = px_manifold_default_config();
-        config = &defaults;
-    }
+    config = pxi_manifold_config_or_default(config, &defaults);
     /* the triangle in the shape's frame, as the contact queries have it */
     px_shape tri;
     tri.type = PX_SHAPE_TRIANGLE;

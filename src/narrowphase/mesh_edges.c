@@ -67,30 +67,75 @@ static float shape_middle(const px_shape* shape, const px_transform* pose, const
     return px_v3_dot(n, rel);
 }
 
+/* A triangle's edges and plane, as both edge rules read them: e[i] = v[i + 1] - v[i], its length, the unit
+ * normal nu (the vertices run counter-clockwise around it) and the tolerance within which a point lies on an
+ * edge's line. False for a degenerate or non-finite triangle. */
+typedef struct tri_frame
+{
+    const float* v[3];
+    vec3 e[3];
+    float len[3];
+    vec3 nu;
+    float on_tol; /* PXI_EDGE_ON_TOLERANCE of the longest edge, plus the rounding of the coordinates */
+} tri_frame;
+
+static bool tri_frame_init(tri_frame* t, const float a[3], const float b[3], const float c[3])
+{
+    t->v[0] = a;
+    t->v[1] = b;
+    t->v[2] = c;
+    float longest = 0.0f, coord = 0.0f;
+    for (int i = 0; i < 3; ++i)
+    {
+        const float* p = t->v[i];
+        px_v3_sub(t->v[i == 2 ? 0 : i + 1], p, t->e[i]);
+        t->len[i] = px_v3_norm(t->e[i]);
+        longest = px_maxf(longest, t->len[i]);
+        coord = px_maxf(coord, px_maxf(fabsf(p[0]), px_maxf(fabsf(p[1]), fabsf(p[2]))));
+    }
+    vec3 n;
+    px_v3_cross(t->e[0], t->e[1], n); /* (b - a) x (c - b) = (b - a) x (c - a) */
+    t->on_tol = PXI_EDGE_ON_TOLERANCE * longest + 16.0f * FLT_EPSILON * coord;
+    return px_v3_normalize_any(n, t->nu) && px_is_finite(longest);
+}
+
+/* The edges whose lines p lies on (bit i for edge i): its signed distance from each, in the plane, positive
+ * inside, within the tolerance. NaN counts as on. */
+static unsigned tri_edges_at(const tri_frame* t, const vec3 p)
+{
+    unsigned on = 0u;
+    for (int i = 0; i < 3; ++i)
+    {
+        vec3 r, x;
+        px_v3_sub(p, t->v[i], r);
+        px_v3_cross(t->e[i], r, x);
+        if (!(px_v3_dot(x, t->nu) > t->on_tol * t->len[i]))
+        {
+            on |= 1u << i;
+        }
+    }
+    return on;
+}
+
 bool pxi_edge_correction_normal(const float a[3], const float b[3], const float c[3], unsigned flags,
                                 const px_shape* shape, const px_transform* shape_pose, const vec3 normal,
                                 const vec3* points, int count, vec3 face_normal)
 {
-    const float* v[3] = { a, b, c };
-    vec3 e[3];
-    float len[3];
-    float longest = 0.0f, coord = 0.0f;
-    for (int i = 0; i < 3; ++i)
-    {
-        px_v3_sub(v[i == 2 ? 0 : i + 1], v[i], e[i]);
-        len[i] = px_v3_norm(e[i]);
-        longest = px_maxf(longest, len[i]);
-        coord = px_maxf(coord, px_maxf(fabsf(v[i][0]), px_maxf(fabsf(v[i][1]), fabsf(v[i][2]))));
-    }
-    vec3 n, nu;
-    px_v3_cross(e[0], e[1], n); /* (b - a) x (c - b) = (b - a) x (c - a) */
-    if (count <= 0 || count > PX_MANIFOLD_MAX_POINTS || !px_v3_normalize_any(n, nu) || !px_is_finite(longest))
+    tri_frame t;
+    if (count <= 0 || count > PX_MANIFOLD_MAX_POINTS || !tri_frame_init(&t, a, b, c))
     {
         return false; /* degenerate: the mesh marks all its edges active anyway */
     }
+    const float* nu = t.nu;
     /* the shape's side: the middle of its extent, or the normal's lean for a shape centred on the plane */
     float half = 0.0f;
     float side = shape_middle(shape, shape_pose, nu, a, &half);
+    const float longest = px_maxf(t.len[0], px_maxf(t.len[1], t.len[2]));
+    float coord = 0.0f;
+    for (int i = 0; i < 3; ++i)
+    {
+        coord = px_maxf(coord, px_maxf(fabsf(t.v[i][0]), px_maxf(fabsf(t.v[i][1]), fabsf(t.v[i][2]))));
+    }
     float round = 16.0f * FLT_EPSILON * (coord + longest + fabsf(half) + fabsf(side));
     if (!(fabsf(side) > round))
     {
@@ -123,29 +168,18 @@ bool pxi_edge_correction_normal(const float a[3], const float b[3], const float 
     for (int i = 0; i < 3; ++i)
     {
         vec3 o;
-        px_v3_cross(e[i], nu, o);
-        if (px_v3_dot(normal, o) > PXI_EDGE_OUT_MIN * len[i])
+        px_v3_cross(t.e[i], nu, o);
+        if (px_v3_dot(normal, o) > PXI_EDGE_OUT_MIN * t.len[i])
         {
             out |= 1u << i;
         }
     }
     unsigned active = (side_active & ~out) | (either_active & out);
-    /* the witnesses: signed distance from each edge's line, in the plane, positive inside */
-    float tol = PXI_EDGE_ON_TOLERANCE * longest + 16.0f * FLT_EPSILON * coord;
+    /* the witnesses on the edges */
     bool any_interior = false;
     for (int j = 0; j < count; ++j)
     {
-        unsigned on = 0u;
-        for (int i = 0; i < 3; ++i)
-        {
-            vec3 r, x;
-            px_v3_sub(points[j], v[i], r);
-            px_v3_cross(e[i], r, x);
-            if (!(px_v3_dot(x, nu) > tol * len[i]))
-            {
-                on |= 1u << i; /* NaN counts as on */
-            }
-        }
+        const unsigned on = tri_edges_at(&t, points[j]);
         any_interior = any_interior || on == 0u;
         if ((on & active & out) != 0u)
         {
@@ -218,50 +252,27 @@ bool pxi_edge_neighbour_normal(const float a[3], const float b[3], const float c
                                const vec3 normal, const vec3 witness, vec3 out, const float** plane_point,
                                int* edge_out)
 {
-    const float* v[3] = { a, b, c };
-    vec3 e[3];
-    float len[3], longest = 0.0f, coord = 0.0f;
-    for (int i = 0; i < 3; ++i)
-    {
-        px_v3_sub(v[i == 2 ? 0 : i + 1], v[i], e[i]);
-        len[i] = px_v3_norm(e[i]);
-        longest = px_maxf(longest, len[i]);
-        coord = px_maxf(coord, px_maxf(fabsf(v[i][0]), px_maxf(fabsf(v[i][1]), fabsf(v[i][2]))));
-    }
-    vec3 n, nu;
-    px_v3_cross(e[0], e[1], n);
-    if (!px_v3_normalize_any(n, nu) || !px_is_finite(longest))
+    tri_frame t;
+    if (!tri_frame_init(&t, a, b, c))
     {
         return false;
     }
+    const float* const* v = t.v;
+    const float* nu = t.nu;
     /* the one edge the witness lies on (none, or two at a vertex: nothing to do) */
-    const float tol = PXI_EDGE_ON_TOLERANCE * longest + 16.0f * FLT_EPSILON * coord;
-    int edge = -1;
-    for (int i = 0; i < 3; ++i)
-    {
-        vec3 r, x;
-        px_v3_sub(witness, v[i], r);
-        px_v3_cross(e[i], r, x);
-        if (!(px_v3_dot(x, nu) > tol * len[i]))
-        {
-            if (edge >= 0)
-            {
-                return false;
-            }
-            edge = i;
-        }
-    }
+    const unsigned on = tri_edges_at(&t, witness);
+    const int edge = on == 1u ? 0 : (on == 2u ? 1 : (on == 4u ? 2 : -1));
     if (edge < 0 || far[edge] == NULL)
     {
         return false;
     }
     /* unit directions perpendicular to the edge: into the triangle (u) and into the neighbour (w) */
-    vec3 eu, u, f, w, t;
-    px_v3_scale(e[edge], 1.0f / len[edge], eu);
+    vec3 eu, u, f, w, across;
+    px_v3_scale(t.e[edge], 1.0f / t.len[edge], eu);
     px_v3_cross(nu, eu, u); /* the vertices run counter-clockwise around nu: nu x edge points inside */
     px_v3_sub(far[edge], v[edge], f);
-    px_v3_mad(f, -px_v3_dot(f, eu), eu, t);
-    if (!px_v3_normalize_any(t, w))
+    px_v3_mad(f, -px_v3_dot(f, eu), eu, across);
+    if (!px_v3_normalize_any(across, w))
     {
         return false;
     }
