@@ -50,7 +50,8 @@ extern "C"
         /// their subtrees as tasks; the tree is the same whatever the threads. Only used during px_mesh_create.
         const px_task_system* tasks;
         /// Find which triangle edges are active (px_mesh_active_edges) and each edge's neighbour (13 bytes
-        /// per triangle), for the internal-edge correction of convex-vs-mesh contacts. false skips that pass (a fifth to a third of px_mesh_create's time) for
+        /// per triangle), for the internal-edge correction of convex-vs-mesh contacts. false skips that pass
+        /// (a fifth to a third of px_mesh_create's time) for
         /// meshes that only take rays, closest points, distances or casts; their contacts are then left as the
         /// triangles alone give them. Default true.
         bool find_active_edges;

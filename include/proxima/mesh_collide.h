@@ -92,8 +92,10 @@ typedef struct px_mesh_contact
 /// catches on the edges between its triangles. A contact whose witness lies on one edge shared with one
 /// neighbour, and whose normal points over that neighbour (past the normals an edge can have, which lie
 /// between its two faces'), gets the neighbour's normal at a convex edge (the distance then the height of
-/// the shape's deepest point over the plane through the edge) and the face normal at a concave one: a
-/// capsule on a floor touching a ridge's edge had got a normal leaning away from the ridge.
+/// the shape's deepest point over the plane through the edge) and the face normal at a concave one, where
+/// that deepest point lies over the triangle or the neighbour (a neighbour narrower than the shape, a bevel,
+/// leaves the contact as it was): a capsule on a floor touching a ridge's edge had got a normal leaning
+/// away from the ridge. Contacts at vertices keep their normals (the mesh keeps no vertex neighbourhoods).
 ///
 /// When more than capacity triangles qualify, the capacity deepest ones are kept (smallest signed
 /// distance; the lowest index among equals), so a small buffer still holds the contacts that matter most.
