@@ -4036,6 +4036,73 @@ static int shape_first_quad_test(void)
     return 0;
 }
 
+/* A sphere 1 mm over a long thin triangle (a strip 4 km x 1 m, and a needle), the sphere created before and
+ * after the ground: the separation is 1 mm and every point lies on the sphere. The piece of such a triangle
+ * near the sphere spans its whole width, so the sub-triangle similar to it that covers the piece reaches back
+ * to its far corner: the contact query on it had a touching band as wide as the triangle is long, and read
+ * the sphere as touching (separation 0; with the mesh first, point_a 2 km from the sphere). */
+static int long_strip_test(void)
+{
+    int points = 0;
+    for (int form = 0; form < 2; ++form)
+    {
+        const float half = 2000.0f;
+        const float strip[9] = { -half, -0.5f, 0.0f, half, -0.5f, 0.0f, half, 0.5f, 0.0f };
+        const float needle[9] = { -half, 0.0f, 0.0f, half, -0.5f, 0.0f, half, 0.5f, 0.0f };
+        const int32_t idx[3] = { 0, 1, 2 };
+        px_mesh_def md = px_mesh_default_def();
+        px_mesh* mesh = NULL;
+        PX_CHECK_STATUS(px_mesh_create(form == 0 ? strip : needle, 3, idx, 1, &md, &mesh), PX_OK);
+        for (int order = 0; order < 2; ++order)
+        {
+            px_world* w = NULL;
+            PX_CHECK_STATUS(px_world_create(NULL, &w), PX_OK);
+            px_body_def bd = px_body_default_def();
+            bd.shape = px_shape_sphere(0.1f);
+            bd.pose.p[2] = 0.101f;
+            px_body_def gd = px_body_default_def();
+            gd.type = PX_BODY_STATIC;
+            gd.mesh = mesh;
+            px_body_id body, ground;
+            if (order == 0)
+            {
+                PX_CHECK_STATUS(px_world_create_body(w, &bd, &body), PX_OK);
+                PX_CHECK_STATUS(px_world_create_body(w, &gd, &ground), PX_OK);
+            }
+            else
+            {
+                PX_CHECK_STATUS(px_world_create_body(w, &gd, &ground), PX_OK);
+                PX_CHECK_STATUS(px_world_create_body(w, &bd, &body), PX_OK);
+            }
+            PX_CHECK(px_world_update(w) >= 0);
+            int count = 0;
+            const px_world_contact* c = px_world_contacts(w, &count);
+            PX_CHECK(count == 1);
+            const px_manifold* m = &c[0].manifold;
+            PX_CHECK(m->count >= 1);
+            for (int j = 0; j < m->count; ++j)
+            {
+                const px_manifold_point* p = &m->points[j];
+                const float* on_sphere = order == 0 ? p->point_a : p->point_b;
+                const double off = fabs(sqrt((double)on_sphere[0] * on_sphere[0] + (double)on_sphere[1] * on_sphere[1] +
+                                             ((double)on_sphere[2] - 0.101) * ((double)on_sphere[2] - 0.101)) -
+                                        0.1);
+                if (!(fabs((double)p->separation - 0.001) <= 1.0e-5) || !(off <= 1.0e-5))
+                {
+                    fprintf(stderr, "form %d order %d point %d: separation %.9g (exact 0.001), %g off the sphere\n",
+                            form, order, j, (double)p->separation, off);
+                    PX_CHECK(fabs((double)p->separation - 0.001) <= 1.0e-5 && off <= 1.0e-5);
+                }
+                points++;
+            }
+            px_world_destroy(w);
+        }
+        px_mesh_destroy(mesh);
+    }
+    printf("    %d points over long strips\n", points);
+    return 0;
+}
+
 int test_world(void)
 {
     PX_SUITE_BEGIN;
@@ -4053,6 +4120,7 @@ int test_world(void)
 #endif
     PX_RUN_SUBTEST(ground_quad_test);
     PX_RUN_SUBTEST(shape_first_quad_test);
+    PX_RUN_SUBTEST(long_strip_test);
     PX_RUN_SUBTEST(extreme_test);
     PX_RUN_SUBTEST(bad_input_test);
     PX_RUN_SUBTEST(allocation_test);

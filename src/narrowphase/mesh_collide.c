@@ -362,12 +362,25 @@ px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mes
      * normal's (the same decision px_mesh_shape_contacts makes); otherwise it is clipped from the contact.
      * (Deciding on a manifold's clipped points instead let a box's tilted face, clipped inside the triangle,
      * keep an inner edge's normal.) */
+    /* The contact runs on the piece itself (as px_mesh_shape_contacts' does), the manifold on the covering
+     * sub-triangle: the piece of a long thin triangle spans its whole width, so the sub-triangle similar to
+     * it reaches back to its far corner, and the contact query's touching band grows with it (a sphere 1 mm
+     * over a strip 4 km x 1 m read as touching). */
     px_gjk_input input;
-    input.a = mesh_is_a ? &tri : q->shape;
-    input.b = mesh_is_a ? q->shape : &tri;
+    px_shape piece;
+    const px_shape* near = &tri;
+    if (count > 0)
+    {
+        piece = px_shape_hull(pts, count);
+        near = &piece;
+    }
+    input.a = mesh_is_a ? near : q->shape;
+    input.b = mesh_is_a ? q->shape : near;
     px_transform_identity(&input.b_in_a);
     px_contact c;
     px_status status = px_contact_relative(&input, &config->contact, NULL, &c);
+    input.a = mesh_is_a ? &tri : q->shape; /* the manifold's triangle (its witness lies in the piece, in tri) */
+    input.b = mesh_is_a ? q->shape : &tri;
     if (status < 0)
     {
         return status;
