@@ -47,7 +47,7 @@ px_status pxi_manifold_world_cached(const px_shape* a, const px_transform* ta, c
  * support point of the shape that is not a triangle (B's when neither or both are): a triangle's support
  * along its face normal is the whole face. A triangle of a
  * mesh whose contact lies on its internal edges gets the manifold of its face normal this way
- * (mesh_edges.c). Returns PX_OK or the errors of px_manifold_world (PX_ERR_DEGENERATE_INPUT for a zero
+ * (pxi_mesh_triangle_manifold, mesh_collide.c). Returns PX_OK or the errors of px_manifold_world (PX_ERR_DEGENERATE_INPUT for a zero
  * normal). */
 px_status pxi_manifold_world_along(const px_shape* a, const px_transform* ta, const px_shape* b,
                                    const px_transform* tb, const px_manifold_config* config, const vec3 normal,

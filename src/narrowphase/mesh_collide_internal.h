@@ -34,7 +34,7 @@ px_status pxi_mesh_query_init(const px_mesh* mesh, const px_transform* mesh_pose
  * shape when the triangle is much larger than the shape (a sub-triangle similar to it, holding every point
  * of it within the margin and twice the shape's size). A contact whose witness lies on the triangle's
  * inactive edges gets the manifold of the face normal (mesh_edges_internal.h), and *corrected (when not
- * NULL) says so. m->count is 0 when they are farther apart than the margin. Returns the status of
- * px_manifold_world. */
+ * NULL) says so. m->count is 0 when they are farther apart than the margin. Returns the status of the
+ * triangle's contact query (px_contact_relative). */
 px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mesh, int32_t triangle, bool mesh_is_a,
                                      const px_manifold_config* config, px_manifold* m, bool* corrected);
