@@ -548,12 +548,16 @@ iterate:
         /* GJK stopped on a sliver whose double answer differs: the run goes on from it, once */
         sliver_rechecked = true;
         const float band_w = pair->w_bound >= 0.0f ? pair->w_bound : max_w;
-        if (!(sqrtf(vv) <= pxi_gjk_touch_radius(early_out ? separation_radius : 0.0f, band_w, abs_tol)))
+        if (sqrtf(vv) <= pxi_gjk_touch_radius(early_out ? separation_radius : 0.0f, band_w, abs_tol))
+        {
+            st->exit = PX_GJK_EXIT_OVERLAP;
+        }
+        else if (iter < config->max_iterations)
         {
             st->exit = PX_GJK_EXIT_NONE;
             goto iterate;
         }
-        st->exit = PX_GJK_EXIT_OVERLAP;
+        /* (at the iteration bound the double answer stands with the exit it stopped on) */
     }
     st->iterations = iter;
     st->vv = vv;

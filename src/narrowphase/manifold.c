@@ -1383,14 +1383,19 @@ static void manifold_finish(const px_shape* a, const px_shape* b, const px_trans
         }
         make_ids_distinct(local);
     }
+    pxi_manifold_to_world(local, na, result);
+}
+
+void pxi_manifold_to_world(const px_manifold* local, const px_transform* pose, px_manifold* result)
+{
     px_rot world;
-    px_rot_from_quat(na->q, &world);
+    px_rot_from_quat(pose->q, &world);
     px_rot_mulv(&world, local->normal, result->normal);
     for (int i = 0; i < local->count; ++i)
     {
         px_manifold_point* p = &result->points[i];
         px_rot_mulv(&world, local->points[i].point_a, p->point_a);
-        px_v3_add(p->point_a, na->p, p->point_a);
+        px_v3_add(p->point_a, pose->p, p->point_a);
         p->separation = local->points[i].separation;
         p->id = local->points[i].id;
         px_v3_mad(p->point_a, p->separation, result->normal, p->point_b);

@@ -58,6 +58,10 @@ px_status pxi_manifold_world_along(const px_shape* a, const px_transform* ta, co
 px_status pxi_manifold_from_contact(const px_shape* a, const px_shape* b, const px_transform* rel,
                                     const px_manifold_config* config, const px_contact* contact, px_manifold* result);
 
+/* A manifold in a frame posed at pose (normalized), to world: normal and point_a moved, point_b rebuilt from
+ * the world point_a so that point_b = point_a + separation * normal holds to one rounding. */
+void pxi_manifold_to_world(const px_manifold* local, const px_transform* pose, px_manifold* result);
+
 /* One byte of an id: kind << 6 | index (index taken modulo 64). */
 static inline uint8_t pxi_feature(unsigned kind, int index)
 {

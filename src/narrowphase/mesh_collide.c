@@ -130,6 +130,15 @@ px_status pxi_mesh_query_init(const px_mesh* mesh, const px_transform* mesh_pose
     return px_is_finite(q->size) && px_is_finite(q->coord) ? PX_OK : PX_ERR_NON_FINITE;
 }
 
+/* A point of the mesh frame in the shape's local frame: x_local = R^T (x_mesh - p), the translation
+ * cancelling before the rotation. */
+static void mesh_to_local(const mesh_query* q, const float x[3], vec3 local)
+{
+    vec3 d;
+    px_v3_sub(x, q->rel.p, d);
+    px_rot_tmulv(&q->rot, d, local);
+}
+
 /* Lane `lane` of a packet as a triangle shape in the shape's local frame. */
 static void packet_local_triangle(const mesh_query* q, const pxi_mesh_packet* p, int lane, px_shape* tri)
 {
@@ -141,9 +150,7 @@ static void packet_local_triangle(const mesh_query* q, const pxi_mesh_packet* p,
     float* local[3] = { tri->triangle.a, tri->triangle.b, tri->triangle.c };
     for (int i = 0; i < 3; ++i)
     {
-        vec3 d;
-        px_v3_sub(v[i], q->rel.p, d);
-        px_rot_tmulv(&q->rot, d, local[i]);
+        mesh_to_local(q, v[i], local[i]);
     }
 }
 
@@ -252,9 +259,7 @@ static bool local_far_vertices(const mesh_query* q, const px_mesh* mesh, int32_t
         far[i] = NULL;
         if (v >= 0)
         {
-            vec3 d;
-            px_v3_sub(&mesh->vertices[3 * v], q->rel.p, d);
-            px_rot_tmulv(&q->rot, d, pts[i]);
+            mesh_to_local(q, &mesh->vertices[3 * v], pts[i]);
             far[i] = pts[i];
             any = true;
         }
@@ -347,9 +352,7 @@ px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mes
     float* local[3] = { tri.triangle.a, tri.triangle.b, tri.triangle.c };
     for (int i = 0; i < 3; ++i)
     {
-        vec3 d;
-        px_v3_sub(&mesh->vertices[3 * t[i]], q->rel.p, d);
-        px_rot_tmulv(&q->rot, d, local[i]);
+        mesh_to_local(q, &mesh->vertices[3 * t[i]], local[i]);
     }
     const px_shape whole = tri; /* the triangle itself: the neighbour rule checks the shape against it */
     float pts[27];
@@ -436,18 +439,7 @@ px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mes
     {
         *corrected = correct || turn;
     }
-    /* to world, by the shape's pose; point_b is rebuilt from the world point_a */
-    const px_transform* pose = &q->shape_world;
-    px_quat_rotate_fast(pose->q, lm.normal, m->normal);
-    for (int i = 0; i < lm.count; ++i)
-    {
-        px_manifold_point* p = &m->points[i];
-        px_transform_point(pose, lm.points[i].point_a, p->point_a);
-        p->separation = lm.points[i].separation;
-        p->id = lm.points[i].id;
-        px_v3_mad(p->point_a, p->separation, m->normal, p->point_b);
-    }
-    m->count = lm.count;
+    pxi_manifold_to_world(&lm, &q->shape_world, m); /* by the shape's pose */
     return status;
 }
 

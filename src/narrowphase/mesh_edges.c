@@ -76,7 +76,9 @@ typedef struct tri_frame
     vec3 e[3];
     float len[3];
     vec3 nu;
-    float on_tol; /* PXI_EDGE_ON_TOLERANCE of the longest edge, plus the rounding of the coordinates */
+    float longest; /* the longest edge's length */
+    float coord;   /* the largest |coordinate| of the vertices */
+    float on_tol;  /* PXI_EDGE_ON_TOLERANCE of the longest edge, plus the rounding of the coordinates */
 } tri_frame;
 
 static bool tri_frame_init(tri_frame* t, const float a[3], const float b[3], const float c[3])
@@ -95,6 +97,8 @@ static bool tri_frame_init(tri_frame* t, const float a[3], const float b[3], con
     }
     vec3 n;
     px_v3_cross(t->e[0], t->e[1], n); /* (b - a) x (c - b) = (b - a) x (c - a) */
+    t->longest = longest;
+    t->coord = coord;
     t->on_tol = PXI_EDGE_ON_TOLERANCE * longest + 16.0f * FLT_EPSILON * coord;
     return px_v3_normalize_any(n, t->nu) && px_is_finite(longest);
 }
@@ -130,13 +134,7 @@ bool pxi_edge_correction_normal(const float a[3], const float b[3], const float 
     /* the shape's side: the middle of its extent, or the normal's lean for a shape centred on the plane */
     float half = 0.0f;
     float side = shape_middle(shape, shape_pose, nu, a, &half);
-    const float longest = px_maxf(t.len[0], px_maxf(t.len[1], t.len[2]));
-    float coord = 0.0f;
-    for (int i = 0; i < 3; ++i)
-    {
-        coord = px_maxf(coord, px_maxf(fabsf(t.v[i][0]), px_maxf(fabsf(t.v[i][1]), fabsf(t.v[i][2]))));
-    }
-    float round = 16.0f * FLT_EPSILON * (coord + longest + fabsf(half) + fabsf(side));
+    float round = 16.0f * FLT_EPSILON * (t.coord + t.longest + fabsf(half) + fabsf(side));
     if (!(fabsf(side) > round))
     {
         side = px_v3_dot(nu, normal);
