@@ -894,15 +894,15 @@ static void correct_contact(const px_mesh* m, const px_transform* mp, int t, con
         return;
     }
     /* the neighbour rule, from the far vertices across the edges */
-    const int32_t* ef = pxi_mesh_edge_far(m);
+    const int32_t* adj = pxi_mesh_edge_adj(m);
     vec3 fw[3];
     const float* far[3];
     for (int i = 0; i < 3; ++i)
     {
         far[i] = NULL;
-        if (ef[3 * t + i] >= 0)
+        if (adj[3 * t + i] >= 0)
         {
-            px_transform_point(mp != NULL ? mp : &id, &px_mesh_vertices(m)[3 * ef[3 * t + i]], fw[i]);
+            px_transform_point(mp != NULL ? mp : &id, &px_mesh_vertices(m)[3 * pxi_mesh_adj_far_vertex(m, adj[3 * t + i])], fw[i]);
             far[i] = fw[i];
         }
     }

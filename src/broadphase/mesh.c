@@ -24,11 +24,11 @@ static void mesh_free_arrays(px_mesh* m)
     pxi_free(&m->allocator, m->vertices, (size_t)m->vertex_count * 3 * sizeof(float));
     pxi_free(&m->allocator, m->indices, (size_t)m->triangle_count * 3 * sizeof(int32_t));
     pxi_free(&m->allocator, m->active_edges, (size_t)m->triangle_count);
-    pxi_free(&m->allocator, m->edge_far, (size_t)m->triangle_count * 3 * sizeof(int32_t));
+    pxi_free(&m->allocator, m->edge_adj, (size_t)m->triangle_count * 3 * sizeof(int32_t));
     m->vertices = NULL;
     m->indices = NULL;
     m->active_edges = NULL;
-    m->edge_far = NULL;
+    m->edge_adj = NULL;
 }
 
 /* ------------------------------------------------------------------------------------------------------ */
@@ -205,8 +205,8 @@ static void classify_pair(px_mesh* m, const int32_t* canon, const double (*norma
     const double* n2 = normals[t2];
     if (t1 != t2)
     {
-        m->edge_far[x] = m->indices[3 * t2 + (e2 + 2) % 3];
-        m->edge_far[y] = m->indices[3 * t1 + (e1 + 2) % 3];
+        m->edge_adj[x] = y;
+        m->edge_adj[y] = x;
     }
     else
     {
@@ -304,7 +304,7 @@ px_status pxi_mesh_find_active_edges(px_mesh* m)
     memset(start, 0, ((size_t)nv + 1) * sizeof(int32_t));
     for (size_t i = 0; i < edge_count; ++i)
     {
-        m->edge_far[i] = -1;
+        m->edge_adj[i] = -1;
     }
     for (int32_t t = 0; t < nt; ++t)
     {
@@ -442,12 +442,12 @@ px_status px_mesh_create(const float* vertices, int vertex_count, const int32_t*
         if (d.find_active_edges)
         {
             m->active_edges = pxi_alloc(&alloc, (size_t)triangle_count);
-            m->edge_far = pxi_alloc(&alloc, (size_t)triangle_count * 3 * sizeof(int32_t));
+            m->edge_adj = pxi_alloc(&alloc, (size_t)triangle_count * 3 * sizeof(int32_t));
         }
     }
     if ((vertex_count > 0 && m->vertices == NULL) ||
         (triangle_count > 0 &&
-         (m->indices == NULL || (d.find_active_edges && (m->active_edges == NULL || m->edge_far == NULL)))))
+         (m->indices == NULL || (d.find_active_edges && (m->active_edges == NULL || m->edge_adj == NULL)))))
     {
         mesh_free_arrays(m);
         pxi_free(&alloc, m, sizeof(px_mesh));

@@ -98,17 +98,11 @@ struct px_mesh
     pxi_mesh_packet* packets; /* [packet_count], in leaf order */
     int packet_count;
     uint8_t* active_edges; /* [triangle_count]: PX_MESH_EDGE_FRONT / PX_MESH_EDGE_BACK bits (mesh.h) */
-    /* [3 * triangle_count], with active_edges: for edge i of triangle t, the vertex of the neighbour across it
-     * that is not on the edge (its far vertex), when exactly two non-degenerate triangles share the edge;
-     * -1 otherwise (boundary, three or more, degenerate) */
-    int32_t* edge_far;
+    /* [3 * triangle_count], with active_edges: for edge i of triangle t, the edge of the neighbour across it
+     * (3 * neighbour + its edge index) when exactly two non-degenerate triangles share the edge; -1 otherwise
+     * (boundary, three or more, degenerate) */
+    int32_t* edge_adj;
 };
-
-/* The far vertex across each edge (edge_far above), or NULL without active edges. */
-static inline const int32_t* pxi_mesh_edge_far(const px_mesh* mesh)
-{
-    return mesh->edge_far;
-}
 
 /* The active-edge bits of every triangle (px_mesh_active_edges without the NULL check): what the internal
  * edge correction of the convex-vs-mesh contacts reads (narrowphase/mesh_edges_internal.h). NULL for an
@@ -118,7 +112,21 @@ static inline const uint8_t* pxi_mesh_active_edges(const px_mesh* mesh)
     return mesh->active_edges;
 }
 
-/* Fill mesh->active_edges and mesh->edge_far (allocated by the caller) from the vertices and indices
+/* The neighbour across each edge (edge_adj above), or NULL without active edges. */
+static inline const int32_t* pxi_mesh_edge_adj(const px_mesh* mesh)
+{
+    return mesh->edge_adj;
+}
+
+/* The neighbour's vertex off the shared edge, for an edge_adj entry adj >= 0 (edge e of triangle t: its
+ * vertices are e and e + 1, the far one e + 2). */
+static inline int32_t pxi_mesh_adj_far_vertex(const px_mesh* mesh, int32_t adj)
+{
+    const int32_t t = adj / 3, e = adj % 3;
+    return mesh->indices[3 * t + (e + 2) % 3];
+}
+
+/* Fill mesh->active_edges and mesh->edge_adj (allocated by the caller) from the vertices and indices
  * (mesh.c). Temporary memory comes from the mesh's allocator; PX_ERR_OUT_OF_MEMORY when it fails, with
  * nothing leaked. */
 px_status pxi_mesh_find_active_edges(px_mesh* mesh);

@@ -245,17 +245,17 @@ static const px_shape* query_triangle(const mesh_query* q, const px_shape* tri, 
     return piece;
 }
 
-/* The vertices across the edges of mesh triangle `triangle` (pxi_mesh_edge_far) in the shape's local frame,
+/* The vertices across the edges of mesh triangle `triangle` (pxi_mesh_edge_adj) in the shape's local frame,
  * written to pts; far[i] is NULL where edge i has no single neighbour. False when the mesh keeps no
  * neighbours (built without active edges) or the triangle has none. */
 static bool local_far_vertices(const mesh_query* q, const px_mesh* mesh, int32_t triangle, float pts[3][3],
                                const float* far[3])
 {
-    const int32_t* ef = pxi_mesh_edge_far(mesh);
+    const int32_t* adj = pxi_mesh_edge_adj(mesh);
     bool any = false;
     for (int i = 0; i < 3; ++i)
     {
-        const int32_t v = ef != NULL ? ef[3 * triangle + i] : -1;
+        const int32_t v = adj != NULL && adj[3 * triangle + i] >= 0 ? pxi_mesh_adj_far_vertex(mesh, adj[3 * triangle + i]) : -1;
         far[i] = NULL;
         if (v >= 0)
         {
