@@ -1175,7 +1175,7 @@ static int narrow_neighbours(void)
             PX_CHECK(px_mesh_shape_contacts(mesh, NULL, &box, &pose, 0.02f, mc, 16, &n) >= 0 && n <= 16);
             for (int k = 0; k < n; ++k)
             {
-                if (mc[k].triangle <= 1 && !(mc[k].distance >= 0.0f))
+                if (!(mc[k].distance >= 0.0f))
                 {
                     fprintf(stderr, "%s %d: query triangle %d distance %g normal (%g %g %g), mesh %g apart\n",
                             which == 0 ? "bevel" : "lip", i, mc[k].triangle, (double)mc[k].distance,
@@ -1192,7 +1192,7 @@ static int narrow_neighbours(void)
             {
                 for (int j = 0; j < wc[k].manifold.count; ++j)
                 {
-                    if (wc[k].triangle <= 1 && !(wc[k].manifold.points[j].separation >= 0.0f))
+                    if (!(wc[k].manifold.points[j].separation >= 0.0f))
                     {
                         fprintf(stderr, "%s %d: world triangle %d separation %g normal (%g %g %g), mesh %g apart\n",
                                 which == 0 ? "bevel" : "lip", i, wc[k].triangle,

@@ -139,6 +139,69 @@ static void mesh_to_local(const mesh_query* q, const float x[3], vec3 local)
     px_rot_tmulv(&q->rot, d, local);
 }
 
+/* Longest walk over_flat_region takes: past it the region counts as flat (a large flat grid). */
+#define PXI_FLAT_WALK_STEPS 32
+
+/* Whether point p (the shape's frame) lies over the flat part of the mesh around triangle t: p projected
+ * along n onto the triangles' planes falls in t, or in a triangle reached from t across flat edges (inactive
+ * from both sides), walking each time across the edge p is farthest beyond. The face-normal correction
+ * measures depth against t's plane as if it went on forever; that holds over the flat surface t belongs to,
+ * not past a bend: a box 5 mm beside a step, its top under the floor's plane, read 0.42 deep on the
+ * triangles of a 1 mm bevel between floor and wall (review 58). True when the mesh keeps no neighbours. */
+static bool over_flat_region(const mesh_query* q, const px_mesh* mesh, int32_t t, const vec3 n, const vec3 p)
+{
+    const int32_t* adj = pxi_mesh_edge_adj(mesh);
+    const uint8_t* active = pxi_mesh_active_edges(mesh);
+    if (adj == NULL || active == NULL)
+    {
+        return true;
+    }
+    for (int step = 0; step < PXI_FLAT_WALK_STEPS; ++step)
+    {
+        vec3 v[3], e[3], cross;
+        float len[3], longest = 0.0f;
+        for (int i = 0; i < 3; ++i)
+        {
+            mesh_to_local(q, &mesh->vertices[3 * mesh->indices[3 * t + i]], v[i]);
+        }
+        for (int i = 0; i < 3; ++i)
+        {
+            px_v3_sub(v[i == 2 ? 0 : i + 1], v[i], e[i]);
+            len[i] = px_v3_norm(e[i]);
+            longest = px_maxf(longest, len[i]);
+        }
+        /* the edge tests' orientation: n with the triangle's winding or against it */
+        px_v3_cross(e[0], e[1], cross);
+        const float orient = px_v3_dot(cross, n) >= 0.0f ? 1.0f : -1.0f;
+        int beyond = -1;
+        float worst = -PXI_EDGE_ON_TOLERANCE * longest; /* within this of an edge counts as on it */
+        for (int i = 0; i < 3; ++i)
+        {
+            vec3 r, x;
+            px_v3_sub(p, v[i], r);
+            px_v3_cross(e[i], r, x);
+            const float inside = orient * px_v3_dot(x, n) / len[i]; /* signed distance in the plane */
+            if (!(inside >= worst))
+            {
+                worst = inside; /* NaN takes it too, and then fails below */
+                beyond = i;
+            }
+        }
+        if (beyond < 0)
+        {
+            return true;
+        }
+        const unsigned both = PX_MESH_EDGE_FRONT(beyond) | PX_MESH_EDGE_BACK(beyond);
+        const int32_t next = adj[3 * t + beyond];
+        if ((active[t] & both) != 0u || next < 0 || !px_is_finite(worst))
+        {
+            return false; /* past a bend, a boundary or a fold */
+        }
+        t = next / 3;
+    }
+    return true;
+}
+
 /* Lane `lane` of a packet as a triangle shape in the shape's local frame. */
 static void packet_local_triangle(const mesh_query* q, const pxi_mesh_packet* p, int lane, px_shape* tri)
 {
@@ -396,9 +459,20 @@ px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mes
     vec3 toward_shape, witness, fn;
     px_v3_scale(c.normal, mesh_is_a ? 1.0f : -1.0f, toward_shape);
     px_v3_copy(mesh_is_a ? c.point_a : c.point_b, witness);
-    const bool correct = active != NULL && pxi_edge_correction_normal(tri.triangle.a, tri.triangle.b, tri.triangle.c,
-                                                                      active[triangle], q->shape, NULL, toward_shape,
-                                                                      (const vec3*)&witness, 1, fn);
+    bool correct = active != NULL && pxi_edge_correction_normal(tri.triangle.a, tri.triangle.b, tri.triangle.c,
+                                                                active[triangle], q->shape, NULL, toward_shape,
+                                                                (const vec3*)&witness, 1, fn);
+    if (correct)
+    {
+        /* as px_mesh_shape_contacts: a face contact much deeper than the triangle's own stands only over the
+         * flat surface the triangle belongs to */
+        px_contact face = c;
+        px_v3_copy(toward_shape, face.normal);
+        px_v3_copy(witness, face.point_a);
+        correct = pxi_contact_along(&face, tri.triangle.a, fn, q->shape, NULL) &&
+                  (!(face.distance < c.distance - config->margin) ||
+                   over_flat_region(q, mesh, triangle, fn, face.point_b));
+    }
     float far_pts[3][3];
     const float* far[3];
     const float* plane_point = NULL;
@@ -836,9 +910,15 @@ static bool contact_leaf(const pxi_mesh_packet* packets, int count, float* best_
             /* an internal-edge contact takes the face normal, and one whose normal points over the neighbour
              * across its edge the normal that neighbour gives (mesh_edges_internal.h); its distance may then
              * pass the margin */
+            const px_contact raw = c;
             bool fixed = (flags & 0x3Fu) != 0x3Fu &&
                          pxi_contact_correct_edges(&c, tri.triangle.a, tri.triangle.b, tri.triangle.c, flags,
                                                    s->q->shape, NULL);
+            if (fixed && c.distance < raw.distance - s->margin &&
+                !over_flat_region(s->q, s->mesh, p->index[lane], c.normal, c.point_b))
+            {
+                c = raw; /* deeper than the triangle's own contact, measured past the flat surface: not a seam */
+            }
             float far_pts[3][3];
             const float* far[3];
             vec3 n;
