@@ -11,7 +11,8 @@
  * a triangle gets horizontal normals from it without the correction), a box and a capsule sliding across
  * a flat grid in small steps with random yaw (every normal vertical, from the contact query, the manifolds
  * and the world, while the raw manifolds show the ghosts), a box and a sphere at a real ledge (the convex
- * edge keeps its normal), and a box pressed into a floor-wall corner (floor and wall normals only). */
+ * edge keeps its normal), a box pressed into a floor-wall corner (floor and wall normals only), and a box
+ * sunk into a grid overhanging its boundary (the floor's normal on every inner triangle). */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -1308,6 +1309,97 @@ static int crease_normals(void)
     return 0;
 }
 
+/* A box sunk 0.1 (20 margins) into a flat grid, overhanging the grid's boundary (review 61). Its deepest
+ * points along the floor's normal are its whole bottom face; the support picked a corner past the boundary,
+ * the walk toward it (over_flat_region) failed there, and the triangles beside the box's sides, inside the
+ * grid, kept their sideways edge normals (0.955, 0, -0.296) at -0.044. Oracle: every triangle with no active
+ * edge gives the floor's normal at distance -0.1, in px_mesh_shape_contacts and in the world (the box as A
+ * and as B). */
+static int overhang_sunk_box(void)
+{
+    tmesh* m = tm_new();
+    PX_CHECK(m != NULL);
+    const vec3 h = { 1.0f, 0.5f, 1.0f };
+    const px_shape box = px_shape_box(h);
+    const float depth = 0.1f, margin = 0.005f;
+    const float at[2][2] = { { 2.6f, 0.07f }, { 2.6f, 2.5f } }; /* over one side, over a corner */
+    tm_floor(m, -3.0f, -3.0f, 6.0f, 6.0f, 0.0f, 24, 24, false);
+    px_mesh* mesh = tm_build(m);
+    PX_CHECK(mesh != NULL);
+    const uint8_t* f = px_mesh_active_edges(mesh);
+    int checked = 0;
+    for (int k = 0; k < 2; ++k)
+    {
+        const px_transform pose = yawed(at[k][0], h[1] - depth, at[k][1], 0.3f);
+        px_mesh_contact mc[512];
+        int n = 0;
+        PX_CHECK(px_mesh_shape_contacts(mesh, NULL, &box, &pose, margin, mc, 512, &n) >= 0 && n < 512);
+        for (int i = 0; i < n; ++i)
+        {
+            if (f[mc[i].triangle] != 0u)
+            {
+                continue; /* the boundary's triangles: the ledge keeps its edge contacts */
+            }
+            if (!(fabsf(mc[i].normal[1] - 1.0f) <= 1e-5f && fabsf(mc[i].distance + depth) <= 1e-5f))
+            {
+                fprintf(stderr, "pose %d: query triangle %d normal (%g %g %g) distance %g\n", k, mc[i].triangle,
+                        (double)mc[i].normal[0], (double)mc[i].normal[1], (double)mc[i].normal[2],
+                        (double)mc[i].distance);
+                px_mesh_destroy(mesh);
+                free(m);
+                return 1;
+            }
+            checked++;
+        }
+        for (int shape_a = 0; shape_a < 2; ++shape_a)
+        {
+            px_world_def wd = px_world_default_def();
+            wd.contact_margin = margin;
+            px_world* w = NULL;
+            PX_CHECK_STATUS(px_world_create(&wd, &w), PX_OK);
+            px_body_def md = px_body_default_def();
+            md.type = PX_BODY_STATIC;
+            md.mesh = mesh;
+            px_body_def bd = px_body_default_def();
+            bd.shape = box;
+            bd.pose = pose;
+            px_body_id b0, b1;
+            PX_CHECK_STATUS(px_world_create_body(w, shape_a ? &bd : &md, &b0), PX_OK);
+            PX_CHECK_STATUS(px_world_create_body(w, shape_a ? &md : &bd, &b1), PX_OK);
+            PX_CHECK(px_world_update(w) >= 0);
+            int wn = 0;
+            const px_world_contact* wc = px_world_contacts(w, &wn);
+            const float sign = shape_a ? -1.0f : 1.0f; /* the manifold's normal runs from A to B */
+            int bad = 0;
+            for (int i = 0; i < wn; ++i)
+            {
+                if (f[wc[i].triangle] != 0u)
+                {
+                    continue;
+                }
+                if (!(fabsf(sign * wc[i].manifold.normal[1] - 1.0f) <= 1e-5f))
+                {
+                    fprintf(stderr, "pose %d, box as %s: world triangle %d normal (%g %g %g)\n", k,
+                            shape_a ? "A" : "B", wc[i].triangle, (double)wc[i].manifold.normal[0],
+                            (double)wc[i].manifold.normal[1], (double)wc[i].manifold.normal[2]);
+                    bad++;
+                }
+                for (int j = 0; j < wc[i].manifold.count; ++j)
+                {
+                    bad += !(wc[i].manifold.points[j].separation >= -depth - 1e-5f);
+                }
+                checked++;
+            }
+            px_world_destroy(w);
+            PX_CHECK(bad == 0);
+        }
+    }
+    PX_CHECK(checked > 200);
+    px_mesh_destroy(mesh);
+    free(m);
+    return 0;
+}
+
 int test_mesh_edges(void)
 {
     PX_SUITE_BEGIN;
@@ -1323,6 +1415,7 @@ int test_mesh_edges(void)
     PX_RUN_SUBTEST(valley_floor_ramp);
     PX_RUN_SUBTEST(crease_normals);
     PX_RUN_SUBTEST(narrow_neighbours);
+    PX_RUN_SUBTEST(overhang_sunk_box);
     PX_RUN_SUBTEST(seam_corner_depth);
     PX_RUN_SUBTEST(landing_sweeps);
     PX_SUITE_END;

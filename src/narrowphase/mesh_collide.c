@@ -202,6 +202,42 @@ static bool over_flat_region(const mesh_query* q, const px_mesh* mesh, int32_t t
     return true;
 }
 
+/* Whether the shape's deepest points along -n (p: its support, a face contact's point_b) reach over the flat
+ * part of the mesh around triangle t (over_flat_region), to the margin. The support of a shape lying flat
+ * picks one point of a tied face or edge, maybe past the flat surface's edge while the rest of that face
+ * lies over it: a box 0.1 deep in a floor, overhanging the floor's boundary, had its far corner chosen, and
+ * the triangles beside its sides kept their sideways edge normals. So when p is not over the flat region,
+ * the support along -n tilted toward t by eps (t's centroid, in the plane) is tried: its depth is within
+ * eps times the shape's extent (2 size) of p's, and eps = margin / (2 size) keeps that within the margin
+ * (a floor of 1e-4 breaks exact ties at a zero margin). */
+static bool deep_over_flat(const mesh_query* q, const px_mesh* mesh, int32_t t, const vec3 n, const vec3 p,
+                           float margin)
+{
+    if (over_flat_region(q, mesh, t, n, p))
+    {
+        return true;
+    }
+    vec3 centroid = { 0.0f, 0.0f, 0.0f }, u, dir, p2;
+    for (int i = 0; i < 3; ++i)
+    {
+        vec3 v;
+        mesh_to_local(q, &mesh->vertices[3 * mesh->indices[3 * t + i]], v);
+        px_v3_mad(centroid, 1.0f / 3.0f, v, centroid);
+    }
+    px_v3_sub(centroid, p, u);
+    px_v3_mad(u, -px_v3_dot(u, n), n, u); /* in the plane */
+    const float len = px_v3_norm(u);
+    if (!(len > 0.0f) || !px_is_finite(len))
+    {
+        return false;
+    }
+    const float eps = px_maxf(margin / (2.0f * q->size), 1.0e-4f);
+    px_v3_scale(u, eps / len, u);
+    px_v3_sub(u, n, dir);
+    (void)px_shape_support(q->shape, dir, p2);
+    return over_flat_region(q, mesh, t, n, p2);
+}
+
 /* Lane `lane` of a packet as a triangle shape in the shape's local frame. */
 static void packet_local_triangle(const mesh_query* q, const pxi_mesh_packet* p, int lane, px_shape* tri)
 {
@@ -471,7 +507,7 @@ px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mes
         px_v3_copy(witness, face.point_a);
         correct = pxi_contact_along(&face, tri.triangle.a, fn, q->shape, NULL) &&
                   (!(face.distance < c.distance - config->margin) ||
-                   over_flat_region(q, mesh, triangle, fn, face.point_b));
+                   deep_over_flat(q, mesh, triangle, fn, face.point_b, config->margin));
     }
     float far_pts[3][3];
     const float* far[3];
@@ -915,7 +951,7 @@ static bool contact_leaf(const pxi_mesh_packet* packets, int count, float* best_
                          pxi_contact_correct_edges(&c, tri.triangle.a, tri.triangle.b, tri.triangle.c, flags,
                                                    s->q->shape, NULL);
             if (fixed && c.distance < raw.distance - s->margin &&
-                !over_flat_region(s->q, s->mesh, p->index[lane], c.normal, c.point_b))
+                !deep_over_flat(s->q, s->mesh, p->index[lane], c.normal, c.point_b, s->margin))
             {
                 c = raw; /* deeper than the triangle's own contact, measured past the flat surface: not a seam */
             }
