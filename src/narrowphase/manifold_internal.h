@@ -45,10 +45,9 @@ px_status pxi_manifold_world_cached(const px_shape* a, const px_transform* ta, c
 /* The manifold of a pair along a given normal (world, from A to B; any length): the contact is the cores'
  * gap along it, not a search, and the clip runs from there as px_manifold_world's does. Its witness is the
  * support point of the shape that is not a triangle (B's when neither or both are): a triangle's support
- * along its face normal is the whole face. A triangle of a
- * mesh whose contact lies on its internal edges gets the manifold of its face normal this way
- * (pxi_mesh_triangle_manifold, mesh_collide.c). Returns PX_OK or the errors of px_manifold_world (PX_ERR_DEGENERATE_INPUT for a zero
- * normal). */
+ * along its face normal is the whole face. A mesh triangle whose contact the edge rules correct gets its
+ * manifold this way (pxi_mesh_triangle_manifold, mesh_collide.c). Returns PX_OK or the errors of
+ * px_manifold_world (PX_ERR_DEGENERATE_INPUT for a zero normal). */
 px_status pxi_manifold_world_along(const px_shape* a, const px_transform* ta, const px_shape* b,
                                    const px_transform* tb, const px_manifold_config* config, const vec3 normal,
                                    px_manifold* result);

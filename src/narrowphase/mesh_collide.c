@@ -354,7 +354,8 @@ static bool local_far_vertices(const mesh_query* q, const px_mesh* mesh, int32_t
     bool any = false;
     for (int i = 0; i < 3; ++i)
     {
-        const int32_t v = adj != NULL && adj[3 * triangle + i] >= 0 ? pxi_mesh_adj_far_vertex(mesh, adj[3 * triangle + i]) : -1;
+        const int32_t across = adj != NULL ? adj[3 * triangle + i] : -1;
+        const int32_t v = across >= 0 ? pxi_mesh_adj_far_vertex(mesh, across) : -1;
         far[i] = NULL;
         if (v >= 0)
         {
@@ -460,11 +461,10 @@ px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mes
     {
         return PX_OK; /* beyond reach */
     }
-    /* The contact first: when its witness lies on the triangle's inner edges, the manifold is the face
-     * normal's (the same decision px_mesh_shape_contacts makes); otherwise it is clipped from the contact.
+    /* The contact first, and the edge rules on its witness (the decisions px_mesh_shape_contacts makes): a
+     * corrected contact gets the manifold of its new normal, any other the manifold clipped from it.
      * (Deciding on a manifold's clipped points instead let a box's tilted face, clipped inside the triangle,
-     * keep an inner edge's normal.) */
-    /* The contact runs on the piece itself (as px_mesh_shape_contacts' does), the manifold on the covering
+     * keep an inner edge's normal.) The contact runs on the piece itself, the manifold on the covering
      * sub-triangle: the piece of a long thin triangle spans its whole width, so the sub-triangle similar to
      * it reaches back to its far corner, and the contact query's touching band grows with it (a sphere 1 mm
      * over a strip 4 km x 1 m read as touching). */

@@ -10,7 +10,14 @@
  * plane, clipped to the triangle): the shape then rests on (or is pushed out along) the smooth surface
  * the triangle belongs to, as its face contacts with the neighbours already say. A witness on an active
  * edge (a boundary, a sharp convex edge) that the normal leans out across keeps the contact as the query
- * found it.
+ * found it. (The callers, mesh_collide.c, keep a correction much deeper than the triangle's own contact only
+ * over the flat surface the triangle belongs to.)
+ *
+ * The neighbour rule (pxi_edge_neighbour_normal), for contacts the flags leave alone: an edge's contact
+ * normals lie between its two faces' normals, and a normal pointing over the neighbour beyond them belongs
+ * to the neighbour: it becomes the neighbour's normal at a convex edge, the face normal at a concave one,
+ * where the shape's deepest point along it lies over the triangle or the neighbour
+ * (pxi_edge_neighbour_holds).
  *
  * A witness in the triangle's interior means the face normal in exact arithmetic, but GJK stops within
  * about 1.4e-3 rad of it and EPA within about 1.4e-2 (their tolerances): such a contact (on a triangle with
