@@ -130,6 +130,17 @@ px_status pxi_mesh_query_init(const px_mesh* mesh, const px_transform* mesh_pose
     return px_is_finite(q->size) && px_is_finite(q->coord) ? PX_OK : PX_ERR_NON_FINITE;
 }
 
+float pxi_mesh_query_reach(const pxi_mesh_query* q, float margin, px_aabb* box)
+{
+    const float pad = PXI_MESH_COLLIDE_PAD_EPS * (q->coord + q->size + margin);
+    for (int k = 0; k < 3; ++k)
+    {
+        box->min[k] = q->box.min[k] - margin - pad;
+        box->max[k] = q->box.max[k] + margin + pad;
+    }
+    return pad;
+}
+
 /* A point of the mesh frame in the shape's local frame: x_local = R^T (x_mesh - p), the translation
  * cancelling before the rotation. */
 static void mesh_to_local(const mesh_query* q, const float x[3], vec3 local)
@@ -1024,12 +1035,10 @@ px_status px_mesh_shape_contacts(const px_mesh* mesh, const px_transform* mesh_p
     memset(&s, 0, sizeof(s));
     s.q = &q;
     s.margin = margin;
-    float pad = PXI_MESH_COLLIDE_PAD_EPS * (q.coord + q.size + margin);
-    for (int k = 0; k < 3; ++k)
-    {
-        s.qmin[k] = q.box.min[k] - margin - pad;
-        s.qmax[k] = q.box.max[k] + margin + pad;
-    }
+    px_aabb reach;
+    const float pad = pxi_mesh_query_reach(&q, margin, &reach);
+    memcpy(s.qmin, reach.min, sizeof(s.qmin));
+    memcpy(s.qmax, reach.max, sizeof(s.qmax));
     s.reach2 = (margin + pad) * (margin + pad);
     s.grown = *shape;
     s.grown.radius = shape->radius + margin + pad;

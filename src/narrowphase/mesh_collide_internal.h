@@ -29,6 +29,10 @@ typedef struct pxi_mesh_query
 px_status pxi_mesh_query_init(const px_mesh* mesh, const px_transform* mesh_pose, const px_shape* shape,
                               const px_transform* shape_pose, pxi_mesh_query* q);
 
+/* The box in the mesh frame that holds every point within margin of the query's shape, grown by the pad that
+ * covers its rounding (returned): the cull of the contact queries. */
+float pxi_mesh_query_reach(const pxi_mesh_query* q, float margin, px_aabb* box);
+
 /* The manifold between triangle `triangle` of the mesh and the query's shape, world space, the mesh as A when
  * mesh_is_a (config NULL: defaults). It runs in the shape's local frame, on the triangle's part near the
  * shape when the triangle is much larger than the shape (a sub-triangle similar to it, holding every point

@@ -968,26 +968,9 @@ static px_status narrow_mesh_pair(const pxi_narrow* n, pxi_pair* p, const pxi_bo
     }
     else if (px_mesh_vertices(mp.mesh_body->mesh) != NULL && px_mesh_indices(mp.mesh_body->mesh) != NULL)
     {
-        /* the convex shape's world box, grown by the margin, as a box in the mesh's frame */
-        const px_transform* mpose = &mp.mesh_body->pose;
-        px_rot r;
-        px_rot_from_quat(mpose->q, &r);
-        vec3 c, h, lc;
-        for (int k = 0; k < 3; ++k)
-        {
-            c[k] = 0.5f * (mp.convex->aabb.min[k] + mp.convex->aabb.max[k]);
-            h[k] = 0.5f * (mp.convex->aabb.max[k] - mp.convex->aabb.min[k]) + n->config.margin;
-        }
-        px_v3_sub(c, mpose->p, c);
-        px_rot_tmulv(&r, c, lc);
+        /* the convex shape's box in the mesh's frame, grown by the margin, as px_mesh_shape_contacts culls */
         px_aabb q;
-        for (int i = 0; i < 3; ++i)
-        {
-            float e = fabsf(r.c[i][0]) * h[0] + fabsf(r.c[i][1]) * h[1] + fabsf(r.c[i][2]) * h[2];
-            e += 1.0e-6f * (fabsf(lc[i]) + e) + 1.0e-6f * (fabsf(c[i]) + fabsf(mpose->p[i]));
-            q.min[i] = lc[i] - e;
-            q.max[i] = lc[i] + e;
-        }
+        (void)pxi_mesh_query_reach(&mp.query, n->config.margin, &q);
         px_status s = px_mesh_query_aabb(mp.mesh_body->mesh, &q, on_mesh_triangle, &mp);
         if (s < 0)
         {
