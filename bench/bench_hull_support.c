@@ -1,16 +1,20 @@
-/* Hull support mapping: the SIMD scan (pxi_hull_scan, all vertices) against hill climbing over the hull's
- * vertex adjacency (pxi_hull_climb), to choose PX_HULL_HILL_CLIMB_MIN_VERTICES.
+/* Hull support mapping: the SIMD scan (pxi_hull_scan, all vertices) against the direction table
+ * (pxi_hull_support_vertex: one cell's eight candidates, a climb over the vertex adjacency where the cell
+ * lists more), to choose PX_HULL_HILL_CLIMB_MIN_VERTICES.
  *
- * Hulls of N = 16 .. 4096 vertices: points on an ellipsoid (semi-axes 3, 1.5, 1), all of them hull vertices.
- * For each hull, the time per support call of
+ * Hulls of N = 16 .. 4096 vertices: points on an ellipsoid (semi-axes 3, 1.5, 1), all of them hull vertices,
+ * built with a table at every size (climb_min_vertices 1). For each hull, the time per support call of
  *   scan        the scan GJK uses (pxi_hull_scan_select(N), resolved once), over random directions;
- *   warm slow   climbing from the previous call's vertex, each direction a small random rotation of the last
- *               (about 1.5 degrees: successive GJK iterations, or the same pair one frame later);
+ *   warm slow   the table, each direction a small random rotation of the last (about 1.5 degrees:
+ *               successive GJK iterations, or the same pair one frame later), climbs starting from the
+ *               previous call's vertex;
  *   warm fast   the same with about 12 degrees per step;
- *   cold        climbing in random directions with no warm start, from the hull's seed for the direction
- *               (pxi_hull_seed: the extreme vertex for the cell of a 6 x 8 x 8 cube map it falls in).
- * Directions are precomputed (8192 per sequence, cycled) so only the support call is timed; each figure is
- * the median of 7 runs of about 20 ms. Timing only: not a test, nothing is asserted.
+ *   cold        the table along random directions, climbs with no warm start;
+ * and the table's size: cells per cube-face side, the share of its cells that settle a support without a
+ * climb, and the share of random directions falling in one. The hull's data is warm in cache throughout
+ * (bench_contact's workload 2 has the cold case). Directions are precomputed (8192 per sequence, cycled)
+ * so only the support call is timed; each figure is the median of 7 runs of about 20 ms. Timing only: not
+ * a test, nothing is asserted.
  *
  * Build: cmake -DPROXIMA_BUILD_BENCH=ON ..., then run bench/bench_hull_support. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
@@ -118,20 +122,23 @@ static double time_support(const px_hull* hull, const float* dirs, mode m, int c
     double runs[RUNS];
     for (int r = 0; r < RUNS; ++r)
     {
-        int32_t v = 0, acc = 0;
+        int32_t v = -1, acc = 0;
         double t0 = now_ns();
         for (int i = 0; i < calls; ++i)
         {
             const float* d = dirs + 3 * (i & (DIRECTIONS - 1));
             if (m == MODE_SCAN)
             {
-                v = scan(hull->vertices, hull->vertex_count, d);
+                acc += scan(hull->vertices, hull->vertex_count, d);
             }
             else
             {
-                v = pxi_hull_climb(hull, d, m == MODE_WARM ? v : -1);
+                /* v: the record the next climb starts from (as GJK keeps it), -1 after a settled lookup */
+                vec3 p;
+                int32_t start = m == MODE_WARM ? v : -1;
+                acc += pxi_hull_support_vertex(hull, pxi_hull_cell(hull, d), d, &start, p);
+                v = start;
             }
-            acc += v;
         }
         runs[r] = (now_ns() - t0) / calls;
         sink = acc;
@@ -156,45 +163,15 @@ static int calls_for(double ns)
     return c < 20000.0 ? 20000 : (c > 2e7 ? 20000000 : (int)c);
 }
 
-/* Average climb path: moves per call (warm or cold), to explain the timings. */
-static double mean_moves(const px_hull* hull, const float* dirs, mode m)
+/* Share of the calls along these directions that the direction table settles (no climb). */
+static double settled_share(const px_hull* hull, const float* dirs)
 {
-    long moves = 0;
-    int32_t v = 0;
+    int settled = 0;
     for (int i = 0; i < DIRECTIONS; ++i)
     {
-        int32_t start = m == MODE_WARM ? v : hull->climb_nodes[pxi_hull_seed(hull, dirs + 3 * i)->v.link].v.link;
-        int32_t end = pxi_hull_climb(hull, dirs + 3 * i, start);
-        /* count the path by climbing one move at a time: a climb from start towards end */
-        int32_t cur = start;
-        const float* d = dirs + 3 * i;
-        while (cur != end)
-        {
-            const int32_t* nb;
-            int c = px_hull_vertex_neighbors(hull, cur, &nb);
-            const float* p = hull->vertices + 3 * (size_t)cur;
-            float best = (p[0] * d[0] + p[1] * d[1]) + p[2] * d[2];
-            int32_t nx = cur;
-            for (int k = 0; k < c; ++k)
-            {
-                const float* q = hull->vertices + 3 * (size_t)nb[k];
-                float t = (q[0] * d[0] + q[1] * d[1]) + q[2] * d[2];
-                if (t > best)
-                {
-                    best = t;
-                    nx = nb[k];
-                }
-            }
-            if (nx == cur)
-            {
-                break; /* the rest was found through a face (see pxi_hull_climb) */
-            }
-            cur = nx;
-            ++moves;
-        }
-        v = end;
+        settled += pxi_hull_cell_settles(pxi_hull_cell(hull, dirs + 3 * i));
     }
-    return (double)moves / DIRECTIONS;
+    return (double)settled / DIRECTIONS;
 }
 
 int main(void)
@@ -211,9 +188,11 @@ int main(void)
     make_directions(random_dirs, 0.0);
     make_directions(slow_dirs, 0.025);
     make_directions(fast_dirs, 0.2);
-    printf("hull support: ns per call (median of %d runs); climb moves per call in brackets\n", RUNS);
-    printf("%6s %6s %5s | %8s | %16s %16s %16s | %s\n", "N", "verts", "deg", "scan", "warm slow", "warm fast",
-           "cold", "scan / warm slow, warm fast, cold");
+    printf("hull support: ns per call (median of %d runs); the direction table's cells per side (k), the share\n"
+           "of its cells that settle the support without a climb and the share of random directions that fall in one\n",
+           RUNS);
+    printf("%6s %6s %5s | %8s | %8s %8s %8s | %3s %6s %6s | %s\n", "N", "verts", "deg", "scan", "warm slow",
+           "warm fast", "cold", "k", "cells", "dirs", "scan / warm slow, warm fast, cold");
     for (int s = 0; s < count; ++s)
     {
         int n = sizes[s];
@@ -231,7 +210,9 @@ int main(void)
             pts[3 * i + 2] = (float)(1.0 * v[2]);
         }
         px_hull* hull = NULL;
-        px_status st = px_hull_create(pts, n, NULL, &hull);
+        px_hull_def def = px_hull_default_def();
+        def.climb_min_vertices = 1; /* a full direction table at every size */
+        px_status st = px_hull_create(pts, n, &def, &hull);
         if (PX_FAILED(st))
         {
             fprintf(stderr, "px_hull_create failed: %s\n", px_status_string(st));
@@ -242,11 +223,14 @@ int main(void)
         double slow = time_support(hull, slow_dirs, MODE_WARM, calls_for(30.0));
         double fast = time_support(hull, fast_dirs, MODE_WARM, calls_for(60.0));
         double cold = time_support(hull, random_dirs, MODE_COLD, calls_for(10.0 * sqrt((double)n)));
-        double ms = mean_moves(hull, slow_dirs, MODE_WARM), mf = mean_moves(hull, fast_dirs, MODE_WARM);
-        double mc = mean_moves(hull, random_dirs, MODE_COLD);
-        printf("%6d %6d %5.2f | %8.1f | %8.1f [%5.2f] %8.1f [%5.2f] %8.1f [%5.1f] | %5.2f %5.2f %5.2f\n", n,
-               hull->vertex_count, deg, scan, slow, ms, fast, mf, cold, mc, scan / slow, scan / fast,
-               scan / cold);
+        int settled_cells = 0, cells = 6 * hull->cell_k * hull->cell_k;
+        for (int c = 0; c < cells; ++c)
+        {
+            settled_cells += pxi_hull_cell_settles(&hull->cells[c]);
+        }
+        printf("%6d %6d %5.2f | %8.1f | %8.1f %8.1f %8.1f | %3d %5.1f%% %5.1f%% | %5.2f %5.2f %5.2f\n", n,
+               hull->vertex_count, deg, scan, slow, fast, cold, hull->cell_k, 100.0 * settled_cells / cells,
+               100.0 * settled_share(hull, random_dirs), scan / slow, scan / fast, scan / cold);
         px_hull_destroy(hull);
         free(pts);
     }

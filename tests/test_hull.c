@@ -1896,6 +1896,204 @@ static int climb_far_from_origin(void)
     return 0;
 }
 
+/* ------------------------------------------------------------------------------------------------------
+ * The direction table (hull_cells.c)
+ * ------------------------------------------------------------------------------------------------------ */
+
+/* The gap between the brute-force maximum along d and the table's support (pxi_hull_support_vertex from
+ * d's cell, cold), or +inf when the answer is not a vertex or its position is not that vertex's. */
+static double table_gap(const px_hull* h, const double d[3], bool* settled)
+{
+    const int V = px_hull_vertex_count(h);
+    const float* v = px_hull_vertices(h);
+    vec3 df = { (float)d[0], (float)d[1], (float)d[2] };
+    double best = -INFINITY;
+    for (int i = 0; i < V; ++i)
+    {
+        best = fmax(best, ddot(v + 3 * i, d));
+    }
+    const pxi_dir_cell* c = pxi_hull_cell(h, df);
+    *settled = pxi_hull_cell_settles(c);
+    int32_t start = -1;
+    vec3 p;
+    int32_t got = pxi_hull_support_vertex(h, c, df, &start, p);
+    if (got < 0 || got >= V || memcmp(p, v + 3 * got, sizeof(vec3)) != 0 || pxi_hull_climb(h, df, -1) < 0)
+    {
+        return INFINITY;
+    }
+    /* the cold climb (pxi_hull_climb_record through the same table) answers as high */
+    double via_climb = ddot(v + 3 * pxi_hull_climb(h, df, -1), d);
+    return fmax(best - ddot(v + 3 * got, d), best - via_climb);
+}
+
+/* The table against the brute-force maximum: along directions on the cells' corners and one float step
+ * to either side in each coordinate (where the rounding of pxi_hull_cell's cell coordinates decides the
+ * cell, and across the cube's edges and corners, where it decides the face), at three scales, and along
+ * random directions. Returns the share of random directions whose cell settled the support in *settled. */
+static int table_hull(const px_hull* h, uint64_t seed, double eps, double* settled_share)
+{
+    const int k = h->cell_k;
+    const float* v = px_hull_vertices(h);
+    double mag = 0.0;
+    for (int i = 0; i < 3 * px_hull_vertex_count(h); ++i)
+    {
+        mag = fmax(mag, fabs(v[i]));
+    }
+    int checked = 0;
+    for (int face = 0; face < 6; ++face)
+    {
+        const int a = face / 2, u = a == 2 ? 0 : a + 1, w = a == 0 ? 2 : a - 1;
+        for (int i = 0; i <= k; ++i)
+        {
+            for (int j = 0; j <= k; ++j)
+            {
+                for (int nudge = 0; nudge < 9; ++nudge)
+                {
+                    for (int scale = 0; scale < 3; ++scale)
+                    {
+                        const float m = scale == 0 ? 1.0f : (scale == 1 ? 1.0e-3f : 1.0e3f);
+                        float x = (float)(2 * i) / (float)k - 1.0f, y = (float)(2 * j) / (float)k - 1.0f;
+                        x = nudge % 3 == 0 ? x : nextafterf(x, nudge % 3 == 1 ? -2.0f : 2.0f);
+                        y = nudge / 3 == 0 ? y : nextafterf(y, nudge / 3 == 1 ? -2.0f : 2.0f);
+                        double d[3];
+                        d[a] = (face % 2 ? -1.0 : 1.0) * m;
+                        d[u] = (double)(x * m);
+                        d[w] = (double)(y * m);
+                        double dn = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+                        bool settled;
+                        double gap = table_gap(h, d, &settled);
+                        ++checked;
+                        if (!(gap <= eps * dn + 4.0 * FLT_EPSILON * mag * dn))
+                        {
+                            fprintf(stderr, "table: face %d corner (%d %d) nudge %d scale %g: short by %.3g (%s)\n",
+                                    face, i, j, nudge, (double)m, gap, settled ? "settled" : "climbed");
+                            return 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    px_rng r = px_rng_seeded(seed);
+    int settled_count = 0;
+    const int random = 3000;
+    for (int t = 0; t < random; ++t)
+    {
+        double d[3];
+        px_rng_unit_vector(&r, d);
+        bool settled;
+        double gap = table_gap(h, d, &settled);
+        settled_count += settled;
+        if (!(gap <= eps + 4.0 * FLT_EPSILON * mag))
+        {
+            fprintf(stderr, "table: random direction (%g %g %g): short by %.3g (%s)\n", d[0], d[1], d[2], gap,
+                    settled ? "settled" : "climbed");
+            return 1;
+        }
+    }
+    *settled_share = (double)settled_count / random;
+    return checked == 6 * (k + 1) * (k + 1) * 27 ? 0 : 1;
+}
+
+/* Hulls built to use their tables at every size (climb_min_vertices 1): random clouds, a cube (cones of a
+ * quarter sphere, every cell of a face settled by one vertex), a cylinder whose caps are merged from
+ * slightly bumpy rings (twisted faces), a flat ring, a segment, a point, and a ball far from the origin. */
+static int direction_table(void)
+{
+    px_hull_def def = px_hull_default_def();
+    def.climb_min_vertices = 1;
+    const cloud_kind kinds[] = { CLOUD_SPHERE, CLOUD_ELLIPSOID, CLOUD_BOX, CLOUD_GAUSSIAN, CLOUD_BALL };
+    const int sizes[] = { 1000, 3000, 2000, 500, 2000 };
+    for (int t = 0; t < 5; ++t)
+    {
+        float* p = make_cloud(kinds[t], sizes[t], 70 + (uint64_t)t);
+        px_hull* h = NULL;
+        PX_CHECK_STATUS(px_hull_create(p, sizes[t], &def, &h), PX_OK);
+        double share = 0.0;
+        int rc = table_hull(h, 80 + (uint64_t)t, HULL_TOL * cloud_side(p, sizes[t]), &share);
+        if (rc == 0 && px_hull_vertex_count(h) >= 500 && !(share >= 0.85))
+        {
+            /* the table is sized so that most directions need no climb: a table that settles little works
+             * but has lost its point */
+            fprintf(stderr, "%s: the table settles %.0f%% of the directions\n", cloud_name(kinds[t]), 100.0 * share);
+            rc = 1;
+        }
+        px_hull_destroy(h);
+        free(p);
+        if (rc != 0)
+        {
+            fprintf(stderr, "cloud %s\n", cloud_name(kinds[t]));
+        }
+        PX_CHECK(rc == 0);
+    }
+    /* a cube, a bumpy cylinder, a flat ring, a segment, a point, a far ball */
+    float* p = malloc(3 * sizeof(float) * 2000);
+    PX_CHECK(p != NULL);
+    px_rng r = px_rng_seeded(90);
+    for (int shape = 0; shape < 6; ++shape)
+    {
+        int n = 0;
+        double eps = 0.0;
+        px_status expect = shape <= 1 || shape == 5 ? PX_OK : PX_WARN_DEGENERATE;
+        switch (shape)
+        {
+        case 0:
+        {
+            const double zero[3] = { 0.0, 0.0, 0.0 };
+            box_corners(p, 1.0, 2.0, 3.0, zero);
+            n = 8;
+            break;
+        }
+        case 1:
+            for (int i = 0; i < 400; ++i)
+            {
+                double ang = 6.283185307179586 * (i / 2) / 200.0;
+                double bump = 0.3 * HULL_TOL * 4.0 * px_rng_range(&r, -1.0, 1.0);
+                put(p, n++, 2.0 * cos(ang), 2.0 * sin(ang), (i & 1 ? 2.0 : -2.0) + bump);
+            }
+            eps = HULL_TOL * 4.0;
+            break;
+        case 2:
+            for (int i = 0; i < 64; ++i)
+            {
+                double ang = 6.283185307179586 * i / 64.0;
+                put(p, n++, 3.0 * cos(ang), 0.25, sin(ang));
+            }
+            break;
+        case 3:
+            put(p, n++, -1.0, 2.0, 0.5);
+            put(p, n++, 3.0, -1.0, 0.25);
+            put(p, n++, 1.0, 0.5, 0.375); /* the segment's midpoint */
+            break;
+        case 4:
+            put(p, n++, 1.5, -2.5, 4.0);
+            break;
+        default:
+            for (int i = 0; i < 2000; ++i)
+            {
+                double d[3];
+                px_rng_unit_vector(&r, d);
+                double s = cbrt(px_rng_unit(&r));
+                put(p, n++, 1.0e5 + s * d[0], -1.0e5 + s * d[1], 3.0e4 + s * d[2]);
+            }
+            eps = HULL_TOL * 2.0;
+            break;
+        }
+        px_hull* h = NULL;
+        PX_CHECK_STATUS(px_hull_create(p, n, &def, &h), expect);
+        double share = 0.0;
+        int rc = table_hull(h, 100 + (uint64_t)shape, eps, &share);
+        if (rc != 0)
+        {
+            fprintf(stderr, "shape %d (%d vertices, table %d)\n", shape, px_hull_vertex_count(h), h->cell_k);
+        }
+        px_hull_destroy(h);
+        PX_CHECK(rc == 0);
+    }
+    free(p);
+    return 0;
+}
+
 static int climb_threshold(void)
 {
     const int n = 3000;
@@ -1981,5 +2179,6 @@ int test_hull(void)
     PX_RUN_SUBTEST(flat_ring_leaning_extremes);
     PX_RUN_SUBTEST(climb_threshold);
     PX_RUN_SUBTEST(climb_far_from_origin);
+    PX_RUN_SUBTEST(direction_table);
     PX_SUITE_END;
 }

@@ -77,8 +77,8 @@ typedef struct px_hull_data
     const float* points; ///< Packed xyz [(x, y, z) * count]; owned by the caller
     int count;           ///< Number of points [Limit: > 0]
     /// The built hull these points are the vertices of (px_shape_from_hull), or NULL for a raw point
-    /// cloud. With it, large hulls use hill climbing, manifolds use the hull's faces, and overlapping small
-    /// hulls get exact separating-axis depths.
+    /// cloud. With it, large hulls look supports up in a direction table, manifolds use the hull's faces,
+    /// and overlapping small hulls get exact separating-axis depths.
     const struct px_hull* built;
     /// Largest |point|, set by px_shape_hull and px_shape_from_hull (0: unknown, computed by each query).
     /// It scales the rounding band within which shapes count as touching; rebuild the shape if you move

@@ -355,7 +355,7 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
     bool degenerate = false;
     if (cache != NULL && cache->count > 0)
     {
-        /* hill climbs start from the cached support vertices */
+        /* climbs (where a direction table does not settle a support) start from the cached vertices */
         if (pair->climb_a != NULL && cache->index_a[0] >= 0 && cache->index_a[0] < pair->a->hull.count)
         {
             pair->climb_start[0] = pair->climb_a->climb_record[cache->index_a[0]];

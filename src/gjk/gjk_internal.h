@@ -30,9 +30,9 @@ typedef struct pxi_gjk_pair
      * when a shape cannot tell (user support functions). It scales the touching band, so the band is the
      * same whatever path a query takes. */
     float w_bound;
-    /* Built hulls large enough for hill climbing (NULL otherwise), and the record (pxi_climb_node) each
-     * climb starts from: the previous support of that shape, so successive supports in nearby directions
-     * take a step or two (-1 before the first: the hull's seed for the direction). The starts are state in
+    /* Built hulls with a direction table (NULL otherwise), and the record (pxi_climb_node) a climb starts
+     * from where the table does not settle a support: the previous climbed support of that shape (-1 before
+     * the first and after a settled lookup: the best vertex the cell lists). The starts are state in
      * a pair the queries otherwise treat as read-only, so they are reached through a pointer to the pair's
      * own storage (a pair must not be copied once initialized). */
     const struct px_hull* climb_a;
@@ -66,18 +66,14 @@ static inline px_status pxi_gjk_pair_range(const pxi_gjk_pair* pair, float extra
     return size >= PX_MAX_PAIR_SIZE ? PX_ERR_OUT_OF_RANGE : PX_OK;
 }
 
-/* Support of a shape in its own frame: hill climbing from *start for a large built hull, the resolved
- * scan for other hulls, the shape's own mapping otherwise. */
+/* Support of a shape in its own frame: the direction table for a large built hull (climbing from *start
+ * where it does not settle), the resolved scan for other hulls, the shape's own mapping otherwise. */
 static inline int32_t pxi_support_local(const px_shape* shape, pxi_hull_scan_fn scan, const float* scanned,
                                         const struct px_hull* climb, int32_t* start, const vec3 d, vec3 dest)
 {
     if (climb != NULL)
     {
-        int32_t r = pxi_hull_climb_record(climb, d, *start);
-        *start = r;
-        const pxi_climb_node* n = &climb->climb_nodes[r];
-        px_v3_set(n->v.p[0], n->v.p[1], n->v.p[2], dest);
-        return n->v.link;
+        return pxi_hull_support_vertex(climb, pxi_hull_cell(climb, d), d, start, dest);
     }
     return scan != NULL ? pxi_hull_support(shape, scan, scanned, d, dest) : pxi_support_core(shape, d, dest);
 }
@@ -126,9 +122,9 @@ static inline int32_t pxi_support_b(const pxi_gjk_pair* pair, const vec3 d, vec3
 }
 
 /* Supports of A along d and of B along v = -d (both in frame A): p, q and their indices. When both shapes
- * are climbed, both climbs' starts are chosen first and their records prefetched, so that on cold hulls the
- * two climbs' first cache misses overlap instead of following each other. The results are those of
- * pxi_support_a and pxi_support_b. */
+ * have direction tables, both cells are looked up before either is read, so that on cold hulls the two
+ * cache misses overlap instead of following each other. The results are those of pxi_support_a and
+ * pxi_support_b. */
 static inline int32_t pxi_support_ab(const pxi_gjk_pair* pair, const vec3 d, const vec3 v, vec3 p, vec3 q,
                                      int32_t* ib)
 {
@@ -138,24 +134,14 @@ static inline int32_t pxi_support_ab(const pxi_gjk_pair* pair, const vec3 d, con
         *ib = pxi_support_b(pair, v, q);
         return ia;
     }
-    vec3 vl;
+    vec3 vl, ql;
     pxi_direction_in_b(pair, v, vl);
-    float best_a, best_b;
-    int32_t* start = pair->climb_start;
-    int32_t ra = pxi_hull_climb_start(pair->climb_a, d, start[0], &best_a);
-    int32_t rb = pxi_hull_climb_start(pair->climb_b, vl, start[1], &best_b);
-    pxi_hull_prefetch_record(pair->climb_a, ra);
-    pxi_hull_prefetch_record(pair->climb_b, rb);
-    ra = pxi_hull_climb_from(pair->climb_a, d, ra, best_a);
-    rb = pxi_hull_climb_from(pair->climb_b, vl, rb, best_b);
-    start[0] = ra;
-    start[1] = rb;
-    const pxi_climb_node* na = &pair->climb_a->climb_nodes[ra];
-    const pxi_climb_node* nb = &pair->climb_b->climb_nodes[rb];
-    px_v3_set(na->v.p[0], na->v.p[1], na->v.p[2], p);
-    pxi_point_from_b(pair, nb->v.p, q);
-    *ib = nb->v.link;
-    return na->v.link;
+    const pxi_dir_cell* ca = pxi_hull_cell(pair->climb_a, d);
+    const pxi_dir_cell* cb = pxi_hull_cell(pair->climb_b, vl);
+    int32_t ia = pxi_hull_support_vertex(pair->climb_a, ca, d, &pair->climb_start[0], p);
+    *ib = pxi_hull_support_vertex(pair->climb_b, cb, vl, &pair->climb_start[1], ql);
+    pxi_point_from_b(pair, ql, q);
+    return ia;
 }
 
 /* Vertex of B by support index, in frame A. */

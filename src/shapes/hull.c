@@ -200,11 +200,11 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
     size_t off_vf = align_up(off_vf_offsets + sizeof(int32_t) * ((size_t)vc + 1));
     size_t off_records = align_up(off_vf + sizeof(int32_t) * (size_t)fi);
     size_t off_nodes = align_up(off_records + sizeof(int32_t) * (size_t)vc);
-    /* a fine seed map for hulls large enough to climb (finer from 512 vertices: 24 KB of seeds, and a cold
-     * climb from 1024 vertices takes half the moves), one seed per axis direction for small ones */
-    const int seed_k = vc >= 512 ? 16 : (vc >= 64 ? 8 : 1);
-    size_t off_seeds = align_up(off_nodes + sizeof(pxi_climb_node) * node_bound);
-    size_t total = align_up(off_seeds + sizeof(pxi_climb_node) * 6 * (size_t)(seed_k * seed_k));
+    /* the direction table, on its own cache line pairs (128 bytes of slack to align it whatever the
+     * block's alignment) */
+    const int cell_k = pxi_hull_cell_k(vc, b->climb_min_vertices);
+    size_t off_cells = align_up(off_nodes + sizeof(pxi_climb_node) * node_bound);
+    size_t total = align_up(off_cells + 128 + sizeof(pxi_dir_cell) * 6 * (size_t)cell_k * (size_t)cell_k);
     unsigned char* block = pxi_alloc(&b->alloc, total);
     if (block == NULL)
     {
@@ -449,28 +449,9 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
             n[2 + k].v.link = h->climb_record[h->adjacency[off[i] + k]];
         }
     }
-    /* the seed map, each cell's seed climbed from the previous cell's (a neighbouring direction) */
-    h->seed_k = seed_k;
-    h->seed_map = (pxi_climb_node*)(void*)(block + off_seeds);
-    int32_t prev = 0;
-    for (int face = 0; face < 6; ++face)
-    {
-        int axis = face / 2;
-        for (int i = 0; i < seed_k; ++i)
-        {
-            for (int j = 0; j < seed_k; ++j)
-            {
-                vec3 d;
-                d[axis] = face % 2 ? -1.0f : 1.0f;
-                d[(axis + 1) % 3] = (float)(2 * i + 1) / (float)seed_k - 1.0f;
-                d[(axis + 2) % 3] = (float)(2 * j + 1) / (float)seed_k - 1.0f;
-                prev = pxi_hull_climb_from(h, d, prev, pxi_hull_climb_dot(h, h->climb_nodes[prev].v.p, d));
-                pxi_climb_node* entry = &h->seed_map[(face * seed_k + i) * seed_k + j];
-                px_v3_copy(h->climb_nodes[prev].v.p, entry->v.p);
-                entry->v.link = prev;
-            }
-        }
-    }
+    h->cell_k = cell_k;
+    h->cells = (pxi_dir_cell*)(void*)(((uintptr_t)(block + off_cells) + 127u) & ~(uintptr_t)127u);
+    pxi_hull_build_cells(h);
     *result = h;
     return true;
 }
@@ -851,6 +832,7 @@ px_status px_hull_create(const float* points, int count, const px_hull_def* def,
     b.points = points;
     b.n = count;
     b.max_vertices = d.max_vertices;
+    b.climb_min_vertices = d.climb_min_vertices;
     b.status = PX_OK;
     /* bounding box and magnitude, in double (float sides overflow for coordinates near FLT_MAX) */
     double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
@@ -988,11 +970,36 @@ px_shape px_shape_from_hull(const px_hull* hull)
  * Hill climbing
  * ------------------------------------------------------------------------------------------------------ */
 
+int32_t pxi_hull_climb_cell(const struct px_hull* hull, const pxi_dir_cell* c, int k, float best, const vec3 d,
+                            int32_t start)
+{
+    int32_t cur = hull->climb_record[pxi_hull_cell_vertex(c, k)];
+    if (start >= 0)
+    {
+        float warm = pxi_hull_climb_dot(hull, hull->climb_nodes[start].v.p, d);
+        if (!(warm < best))
+        {
+            cur = start; /* also for a NaN direction: the start comes back */
+            best = warm;
+        }
+    }
+    return pxi_hull_climb_from(hull, d, cur, best);
+}
+
 int32_t pxi_hull_climb_record(const struct px_hull* hull, const vec3 d, int32_t start)
 {
+    const pxi_dir_cell* c = pxi_hull_cell(hull, d);
     float best;
-    int32_t cur = pxi_hull_climb_start(hull, d, start, &best);
-    return pxi_hull_climb_from(hull, d, cur, best);
+    int k = pxi_hull_cell_best(hull, c, d, &best);
+    if (!pxi_hull_cell_settles(c))
+    {
+        return pxi_hull_climb_cell(hull, c, k, best, d, start);
+    }
+    if (start >= 0 && !(pxi_hull_climb_dot(hull, hull->climb_nodes[start].v.p, d) < best))
+    {
+        return start; /* as high as the best candidate (or a NaN direction): ties keep the start */
+    }
+    return hull->climb_record[c->index[k]];
 }
 
 /* The climb, specialized by relative: whether the hull's climb_origin is not zero (the plain dot products

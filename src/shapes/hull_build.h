@@ -89,6 +89,7 @@ typedef struct hull_build
     const float* points;
     int n;
     int max_vertices; /* 0: no limit */
+    int climb_min_vertices; /* px_hull_def.climb_min_vertices: sizes the direction table */
     bool capacity_hit;
     double eps; /* tolerance in grid units */
 

@@ -8,6 +8,13 @@
 
 #include "proxima/hull.h"
 
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#define PXI_HULL_CELL_SSE 1
+#include <emmintrin.h>
+#else
+#define PXI_HULL_CELL_SSE 0
+#endif
+
 /* The hill-climbing graph is an array of 16-byte nodes, one record per vertex, so that a climb step reads
  * one record (two or three adjacent cache lines) instead of a vertex, its adjacency list and then every
  * neighbour's coordinates in three arrays:
@@ -29,6 +36,18 @@ typedef union pxi_climb_node
         int32_t unused[2];
     } meta;
 } pxi_climb_node;
+
+/* One cell of the direction table (px_hull.cells), two cache lines: up to eight vertices, their
+ * coordinates transposed (x, y, z of all eight, then their indices) so that the eight dot products take a
+ * few vector instructions. A cell with fewer candidates repeats its first. When a cell has more than eight,
+ * the first eight are listed and the last one's index is stored complemented (~index, negative): the
+ * support is then climbed from the best of them. */
+#define PXI_CELL_SLOTS 8
+typedef struct pxi_dir_cell
+{
+    float x[PXI_CELL_SLOTS], y[PXI_CELL_SLOTS], z[PXI_CELL_SLOTS];
+    int32_t index[PXI_CELL_SLOTS];
+} pxi_dir_cell;
 
 /* Hulls of up to this many vertices keep a compact copy for the separating-axis test (px_hull.sat). */
 #define PXI_HULL_SAT_MAX_VERTICES 32
@@ -92,35 +111,32 @@ struct px_hull
     /* The climbing graph (see pxi_climb_node; climb_nodes is at the top) and the record of each vertex. */
     int32_t* climb_record; /* [vertex_count] */
 
-    /* Where climbs begin: a cube map of directions. Each of the 6 cube faces (+x, -x, +y, -y, +z, -z) is
-     * cut into seed_k x seed_k cells, and seed_map[(face * seed_k + i) * seed_k + j] is a vertex extreme
-     * along the direction through the centre of cell (i, j): its position and its record (v.link). A climb
-     * starts from the seed of the cell its direction falls in, or from its warm start if that is higher: a
-     * step or two from the answer. The position is kept in the map so that choosing between the two reads
-     * no record: on a cold hull every record read is a cache miss, and most climbs after the first start
-     * warm. */
-    int seed_k;
-    pxi_climb_node* seed_map; /* [6 * seed_k * seed_k] */
+    /* The direction table: a cube map of directions. Each of the 6 cube faces (+x, -x, +y, -y, +z, -z) is
+     * cut into cell_k x cell_k cells, and cells[(face * cell_k + i) * cell_k + j] lists the vertices whose
+     * normal cone meets the directions of cell (i, j) (see pxi_dir_cell): the support along any direction of
+     * the cell is one of them. A support reads one cache line and compares four dot products; it climbs
+     * only in the cells with more than four candidates, from the best of those listed. */
+    int cell_k;
+    pxi_dir_cell* cells; /* [6 * cell_k * cell_k], 64-byte aligned */
 };
 
-/* Record (in climb_nodes) of a vertex maximizing dot(vertex, d), by hill climbing from the record `start`
- * (negative for none; the climb begins at the seed for d instead when that is higher, see seed_map): move
- * to any neighbour with a strictly larger dot product until none has one. On a convex polytope the local
- * maximum reached is global. Ties keep the current vertex. A NaN d returns the start (or a seed). O(path
- * length x degree); no allocation. climb_nodes[result].v holds the vertex and its index.
+/* Record (in climb_nodes) of a vertex maximizing dot(vertex, d). The direction table settles it where d's
+ * cell lists every candidate; elsewhere the climb starts from the best vertex the cell lists, or from the
+ * record `start` (negative for none) when that is at least as high, and moves to any neighbour with a
+ * strictly larger dot product until none has one. On a convex polytope the local maximum reached is
+ * global. A start as high as the best candidate is returned (ties keep the start), also for a NaN d. O(1)
+ * in a settled cell, O(path length x degree) otherwise; no allocation. climb_nodes[result].v holds the
+ * vertex and its index.
  *
  * The hull is convex and its faces flat within the build tolerance; at a local maximum the climb also looks
  * at the other vertices of the vertex's faces listed in climb_faces (slightly twisted merged faces), so the
- * result is within the tolerance (times |d|) of the maximum over all vertices.
- *
- * It is pxi_hull_climb_from(hull, d, pxi_hull_climb_start(hull, d, start, &best), best): callers that climb
- * two hulls at once (GJK's pairs) pick both starts first and prefetch their records, so that the two
- * climbs' cache misses overlap. */
+ * result is within the tolerance (times |d|) of the maximum over all vertices. The table's candidates are
+ * the local maxima of those same comparisons (hull_cells.c), so a settled cell gives what a climb would. */
 int32_t pxi_hull_climb_record(const struct px_hull* hull, const vec3 d, int32_t start);
 
-/* The seed entry (position and record) of the cube-map cell direction d falls in (see seed_map). Any
- * direction, zero or NaN included, gets a valid entry. */
-static inline const pxi_climb_node* pxi_hull_seed(const struct px_hull* hull, const vec3 d)
+/* The cell of the direction table that direction d falls in. Any direction, zero or NaN included, gets a
+ * valid cell (cell 0 for those). */
+static inline const pxi_dir_cell* pxi_hull_cell(const struct px_hull* hull, const vec3 d)
 {
     /* the dominant axis a (ties to the lower one) and the other two, u and w, in cyclic order */
     float ax = fabsf(d[0]), ay = fabsf(d[1]), az = fabsf(d[2]);
@@ -129,9 +145,9 @@ static inline const pxi_climb_node* pxi_hull_seed(const struct px_hull* hull, co
     float m = fabsf(d[a]);
     if (!(m > 0.0f))
     {
-        return &hull->seed_map[0]; /* zero or NaN */
+        return &hull->cells[0]; /* zero or NaN */
     }
-    const int k = hull->seed_k;
+    const int k = hull->cell_k;
     const float s = 0.5f * (float)k / m;
     /* the other two components over |d_a|, from [-1, 1] to cell coordinates; NaN lands in cell 0 */
     float fu = d[u] * s + 0.5f * (float)k;
@@ -139,7 +155,7 @@ static inline const pxi_climb_node* pxi_hull_seed(const struct px_hull* hull, co
     int i = fu > 0.0f ? (fu < (float)k ? (int)fu : k - 1) : 0;
     int j = fw > 0.0f ? (fw < (float)k ? (int)fw : k - 1) : 0;
     int face = 2 * a + (d[a] < 0.0f);
-    return &hull->seed_map[(face * k + i) * k + j];
+    return &hull->cells[(face * k + i) * k + j];
 }
 
 /* A position's dot product with d as the climb compares them: relative to the hull's climb_origin, in the
@@ -150,43 +166,95 @@ static inline float pxi_hull_climb_dot(const struct px_hull* hull, const float* 
     return ((p[0] - o[0]) * d[0] + (p[1] - o[1]) * d[1]) + (p[2] - o[2]) * d[2];
 }
 
-/* Where a climb along d begins: the record of d's seed or of `start` (negative for none), whichever is
- * higher along d (the start on ties and for a NaN d), with its dot product in *best. Reads the seed map and
- * the start's record, not the seed's. */
-static inline int32_t pxi_hull_climb_start(const struct px_hull* hull, const vec3 d, int32_t start, float* best)
+/* Whether a cell lists every candidate (the support along its directions is one of its entries). */
+static inline bool pxi_hull_cell_settles(const pxi_dir_cell* c)
 {
-    const pxi_climb_node* seed = pxi_hull_seed(hull, d);
-    float b = pxi_hull_climb_dot(hull, seed->v.p, d);
-    int32_t cur = seed->v.link;
-    if (start >= 0)
+    return c->index[PXI_CELL_SLOTS - 1] >= 0;
+}
+
+/* The vertex index of entry k of a cell. */
+static inline int32_t pxi_hull_cell_vertex(const pxi_dir_cell* c, int k)
+{
+    int32_t i = c->index[k];
+    return i >= 0 ? i : ~i;
+}
+
+/* The entry of a cell highest along d (the first on ties; entry 0 for a NaN d), its dot product in *best.
+ * Each dot product is the climb's (pxi_hull_climb_dot), rounded the same way on every path. */
+static inline int pxi_hull_cell_best(const struct px_hull* hull, const pxi_dir_cell* c, const vec3 d, float* best)
+{
+    const float* o = hull->climb_origin;
+#if PXI_HULL_CELL_SSE
+    const __m128 dx = _mm_set1_ps(d[0]), dy = _mm_set1_ps(d[1]), dz = _mm_set1_ps(d[2]);
+    const __m128 ox = _mm_set1_ps(o[0]), oy = _mm_set1_ps(o[1]), oz = _mm_set1_ps(o[2]);
+    __m128 lo = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_sub_ps(_mm_load_ps(c->x), ox), dx),
+                                      _mm_mul_ps(_mm_sub_ps(_mm_load_ps(c->y), oy), dy)),
+                           _mm_mul_ps(_mm_sub_ps(_mm_load_ps(c->z), oz), dz));
+    __m128 hi = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_sub_ps(_mm_load_ps(c->x + 4), ox), dx),
+                                      _mm_mul_ps(_mm_sub_ps(_mm_load_ps(c->y + 4), oy), dy)),
+                           _mm_mul_ps(_mm_sub_ps(_mm_load_ps(c->z + 4), oz), dz));
+    __m128 m = _mm_max_ps(lo, hi);
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+    m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    int mask = _mm_movemask_ps(_mm_cmpeq_ps(lo, m)) | (_mm_movemask_ps(_mm_cmpeq_ps(hi, m)) << 4);
+    *best = _mm_cvtss_f32(m);
+    return mask != 0 ? __builtin_ctz((unsigned)mask) : 0;
+#else
+    int k = 0;
+    float b = ((c->x[0] - o[0]) * d[0] + (c->y[0] - o[1]) * d[1]) + (c->z[0] - o[2]) * d[2];
+    for (int i = 1; i < PXI_CELL_SLOTS; ++i)
     {
-        float warm = pxi_hull_climb_dot(hull, hull->climb_nodes[start].v.p, d);
-        if (!(warm < b))
+        float t = ((c->x[i] - o[0]) * d[0] + (c->y[i] - o[1]) * d[1]) + (c->z[i] - o[2]) * d[2];
+        if (t > b)
         {
-            cur = start; /* also for a NaN direction: the start comes back */
-            b = warm;
+            b = t;
+            k = i;
         }
     }
     *best = b;
-    return cur;
+    return k;
+#endif
 }
+
+/* The climb out of a cell that does not settle its directions: from its entry k (dot product best along d)
+ * or from the record `start` (negative for none) if that is at least as high. Returns the record reached. */
+int32_t pxi_hull_climb_cell(const struct px_hull* hull, const pxi_dir_cell* c, int k, float best, const vec3 d,
+                            int32_t start);
+
+/* The support vertex along d of a hull with a direction table, given d's cell (pxi_hull_cell; callers with
+ * two hulls look up both cells first, so that on cold hulls the two cache misses overlap): returns its
+ * index and writes its position to dest. A settled cell answers from its own cache line and sets *start
+ * to -1; otherwise the climb starts from the best entry or from the record *start (negative for none) if
+ * that is higher, and *start becomes the record reached. */
+static inline int32_t pxi_hull_support_vertex(const struct px_hull* hull, const pxi_dir_cell* c, const vec3 d,
+                                              int32_t* start, vec3 dest)
+{
+    float best;
+    int k = pxi_hull_cell_best(hull, c, d, &best);
+    if (pxi_hull_cell_settles(c))
+    {
+        *start = -1;
+        dest[0] = c->x[k];
+        dest[1] = c->y[k];
+        dest[2] = c->z[k];
+        return c->index[k];
+    }
+    int32_t r = pxi_hull_climb_cell(hull, c, k, best, d, *start);
+    *start = r;
+    const pxi_climb_node* n = &hull->climb_nodes[r];
+    dest[0] = n->v.p[0];
+    dest[1] = n->v.p[1];
+    dest[2] = n->v.p[2];
+    return n->v.link;
+}
+
+/* The direction table of a hull: its size (cells per cube-face side) for a vertex count, and the build
+ * (hull_cells.c), which fills hull->cells once the climbing graph is in place. */
+int pxi_hull_cell_k(int vertex_count, int climb_min_vertices);
+void pxi_hull_build_cells(struct px_hull* hull);
 
 /* The climb itself, from record `cur` whose dot product along d is `best` (see pxi_hull_climb_record). */
 int32_t pxi_hull_climb_from(const struct px_hull* hull, const vec3 d, int32_t cur, float best);
-
-/* Ask for the two or three cache lines of a record before it is read (a hint, no effect on results). */
-static inline void pxi_hull_prefetch_record(const struct px_hull* hull, int32_t record)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    const pxi_climb_node* n = &hull->climb_nodes[record];
-    __builtin_prefetch(n);
-    /* the next cache line, by address arithmetic: a short record at the end of the array has no n + 4 */
-    __builtin_prefetch((const void*)((uintptr_t)n + 64u));
-#else
-    (void)hull;
-    (void)record;
-#endif
-}
 
 /* The same climb with vertex indices: the index of the support vertex, climbing from vertex `start`
  * (negative for none). */
