@@ -2094,6 +2094,68 @@ static int direction_table(void)
     return 0;
 }
 
+/* Tiny directions (below about 1e-38, as GJK can meet between touching shapes or on large hulls) fall in the
+ * same cell as the same direction scaled up by a power of two, and their table support is the maximum: the
+ * lookup's k / 2|d_a| overflowed to +inf there, which put them in a wrong cell (0 x inf, NaN, in cell 0 of
+ * their face), a settled one whose entries missed the support. The hull is scaled to 1e20 so that the dot
+ * products keep float precision. */
+static int direction_table_tiny(void)
+{
+    const int n = 1000;
+    float* p = make_cloud(CLOUD_SPHERE, n, 120);
+    for (int i = 0; i < 3 * n; ++i)
+    {
+        p[i] *= 1.0e20f;
+    }
+    px_hull_def def = px_hull_default_def();
+    def.climb_min_vertices = 1;
+    px_hull* h = NULL;
+    PX_CHECK_STATUS(px_hull_create(p, n, &def, &h), PX_OK);
+    const int V = px_hull_vertex_count(h);
+    const float* v = px_hull_vertices(h);
+    px_rng r = px_rng_seeded(121);
+    int failures = 0;
+    for (int t = 0; t < 500; ++t)
+    {
+        double u[3];
+        px_rng_unit_vector(&r, u);
+        const vec3 unit = { (float)u[0], (float)u[1], (float)u[2] };
+        const float scales[] = { 0x1p-124f, 0x1p-127f, 0x1p-130f, 0x1p-140f };
+        for (int s = 0; s < 4; ++s)
+        {
+            const vec3 df = { unit[0] * scales[s], unit[1] * scales[s], unit[2] * scales[s] };
+            const double d[3] = { df[0], df[1], df[2] };
+            double best = -INFINITY;
+            for (int i = 0; i < V; ++i)
+            {
+                best = fmax(best, ddot(v + 3 * i, d));
+            }
+            int32_t start = -1;
+            vec3 q;
+            int32_t got = pxi_hull_support_vertex(h, pxi_hull_cell(h, df), df, &start, q);
+            const double dn = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            /* denormal components keep fewer digits: the cell is compared only for normal ones */
+            bool normal = true;
+            for (int i = 0; i < 3; ++i)
+            {
+                normal = normal && (fabsf(df[i]) >= FLT_MIN || df[i] == 0.0f);
+            }
+            if ((normal && pxi_hull_cell(h, df) != pxi_hull_cell(h, unit)) ||
+                !(best - ddot(v + 3 * got, d) <= 4.0 * FLT_EPSILON * 1.0e20 * dn))
+            {
+                if (++failures <= 5)
+                {
+                    fprintf(stderr, "direction (%.9g %.9g %.9g) x %g: support short by %.3g of %.3g\n", u[0], u[1], u[2],
+                            (double)scales[s], best - ddot(v + 3 * got, d), best);
+                }
+            }
+        }
+    }
+    px_hull_destroy(h);
+    free(p);
+    return failures == 0 ? 0 : 1;
+}
+
 static int climb_threshold(void)
 {
     const int n = 3000;
@@ -2180,5 +2242,6 @@ int test_hull(void)
     PX_RUN_SUBTEST(climb_threshold);
     PX_RUN_SUBTEST(climb_far_from_origin);
     PX_RUN_SUBTEST(direction_table);
+    PX_RUN_SUBTEST(direction_table_tiny);
     PX_SUITE_END;
 }

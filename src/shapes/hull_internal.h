@@ -142,16 +142,24 @@ static inline const pxi_dir_cell* pxi_hull_cell(const struct px_hull* hull, cons
     float ax = fabsf(d[0]), ay = fabsf(d[1]), az = fabsf(d[2]);
     int a = ax >= ay ? (ax >= az ? 0 : 2) : (ay >= az ? 1 : 2);
     int u = a == 2 ? 0 : a + 1, w = a == 0 ? 2 : a - 1;
-    float m = fabsf(d[a]);
+    float m = fabsf(d[a]), du = d[u], dw = d[w];
     if (!(m > 0.0f))
     {
         return &hull->cells[0]; /* zero or NaN */
     }
+    if (m < 0x1p-100f)
+    {
+        /* k / 2m overflows to +inf below about 1e-38 (and 0 x inf is NaN), which would put a tiny
+         * direction in a wrong cell of its face: scaled by a power of two, the ratios stay exact */
+        m *= 0x1p100f;
+        du *= 0x1p100f;
+        dw *= 0x1p100f;
+    }
     const int k = hull->cell_k;
     const float s = 0.5f * (float)k / m;
     /* the other two components over |d_a|, from [-1, 1] to cell coordinates; NaN lands in cell 0 */
-    float fu = d[u] * s + 0.5f * (float)k;
-    float fw = d[w] * s + 0.5f * (float)k;
+    float fu = du * s + 0.5f * (float)k;
+    float fw = dw * s + 0.5f * (float)k;
     int i = fu > 0.0f ? (fu < (float)k ? (int)fu : k - 1) : 0;
     int j = fw > 0.0f ? (fw < (float)k ? (int)fw : k - 1) : 0;
     int face = 2 * a + (d[a] < 0.0f);
