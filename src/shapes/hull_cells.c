@@ -189,7 +189,8 @@ static int face_trace(const double* g, int planes, int face, double half, double
 static void list_trace(struct px_hull* h, const float* pv, int32_t v, int face, const double* poly, int n)
 {
     const int kk = h->cell_k;
-    const double grow = 1e-3 * 2.0 / kk; /* a thousandth of a cell, in face coordinates */
+    const double width = 2.0 / kk;       /* a cell's side, in face coordinates */
+    const double grow = 1e-3 * width;    /* a thousandth of it */
     double x0 = poly[0], x1 = poly[0], y0 = poly[1], y1 = poly[1];
     for (int i = 1; i < n; ++i)
     {
@@ -210,8 +211,8 @@ static void list_trace(struct px_hull* h, const float* pv, int32_t v, int face, 
     {
         for (int j = j0; j <= j1; ++j)
         {
-            double cx0 = 2.0 * i / kk - 1.0 - grow, cx1 = 2.0 * (i + 1) / kk - 1.0 + grow;
-            double cy0 = 2.0 * j / kk - 1.0 - grow, cy1 = 2.0 * (j + 1) / kk - 1.0 + grow;
+            double cx0 = i * width - 1.0 - grow, cx1 = (i + 1) * width - 1.0 + grow;
+            double cy0 = j * width - 1.0 - grow, cy1 = (j + 1) * width - 1.0 + grow;
             if ((i0 == i1 && j0 == j1) || polygon_meets_box(poly, n, cx0, cx1, cy0, cy1))
             {
                 cell_add(&h->cells[(face * kk + i) * kk + j], pv, v);
