@@ -2156,6 +2156,90 @@ static int direction_table_tiny(void)
     return failures == 0 ? 0 : 1;
 }
 
+/* The largest shortfall of the table's support (cold, pxi_hull_support_vertex) below the brute-force
+ * maximum, over |d|, along random directions and directions across the cube face of -x. */
+static double table_worst_gap(const px_hull* h, uint64_t seed)
+{
+    const int V = px_hull_vertex_count(h);
+    const float* v = px_hull_vertices(h);
+    px_rng r = px_rng_seeded(seed);
+    double worst = 0.0;
+    for (int t = 0; t < 20000; ++t)
+    {
+        double d[3];
+        if (t % 2 == 0)
+        {
+            px_rng_unit_vector(&r, d);
+        }
+        else
+        {
+            d[0] = -1.0;
+            d[1] = px_rng_range(&r, -1.0, 1.0);
+            d[2] = px_rng_range(&r, -1.0, 1.0);
+        }
+        const vec3 df = { (float)d[0], (float)d[1], (float)d[2] };
+        const double dd[3] = { df[0], df[1], df[2] };
+        double best = -INFINITY;
+        for (int i = 0; i < V; ++i)
+        {
+            best = fmax(best, ddot(v + 3 * i, dd));
+        }
+        int32_t start = -1;
+        vec3 q;
+        int32_t got = pxi_hull_support_vertex(h, pxi_hull_cell(h, df), df, &start, q);
+        worst = fmax(worst, (best - ddot(v + 3 * got, dd)) / sqrt(dd[0] * dd[0] + dd[1] * dd[1] + dd[2] * dd[2]));
+    }
+    return worst;
+}
+
+/* Hulls with axis-aligned faces merged from many triangles, where each vertex's cone has dozens of
+ * half-planes through one corner of the clips' slack square: a flat pyramid (a regular 110-gon in the
+ * plane x = 0 and an apex 0.001 above it) and a ball of lattice points (a quantized sphere). Rounding
+ * noise in those clips once dropped vertices from settled cells along their cones (polygon_meets_box):
+ * supports 0.0016 short on the unit pyramid, 0.019 on the ball (radius 1.33). */
+static int direction_table_flat_pyramid(void)
+{
+    px_hull_def def = px_hull_default_def();
+    def.climb_min_vertices = 1;
+    float* p = malloc(3 * sizeof(float) * 3000);
+    PX_CHECK(p != NULL);
+    px_rng r = px_rng_seeded(131);
+    for (int shape = 0; shape < 2; ++shape)
+    {
+        int n = 0;
+        if (shape == 0)
+        {
+            for (; n < 110; ++n)
+            {
+                double a = 6.283185307179586 * n / 110.0;
+                put(p, n, 0.0, cos(a), sin(a));
+            }
+            put(p, n++, 1.0e-3, 0.0, 0.0);
+        }
+        else
+        {
+            for (; n < 3000; ++n)
+            {
+                double d[3];
+                px_rng_unit_vector(&r, d);
+                put(p, n, round(d[0] * 20.0) / 15.0, round(d[1] * 20.0) / 15.0, round(d[2] * 20.0) / 15.0);
+            }
+        }
+        px_hull* h = NULL;
+        PX_CHECK_STATUS(px_hull_create(p, n, &def, &h), PX_OK);
+        double worst = table_worst_gap(h, 130 + (uint64_t)shape);
+        px_hull_destroy(h);
+        if (!(worst <= 4.0 * FLT_EPSILON * 1.4))
+        {
+            fprintf(stderr, "shape %d: table support short by %.3g\n", shape, worst);
+            free(p);
+            return 1;
+        }
+    }
+    free(p);
+    return 0;
+}
+
 static int climb_threshold(void)
 {
     const int n = 3000;
@@ -2243,5 +2327,6 @@ int test_hull(void)
     PX_RUN_SUBTEST(climb_far_from_origin);
     PX_RUN_SUBTEST(direction_table);
     PX_RUN_SUBTEST(direction_table_tiny);
+    PX_RUN_SUBTEST(direction_table_flat_pyramid);
     PX_SUITE_END;
 }
