@@ -1660,6 +1660,25 @@ static int shape_from_hull(void)
         }
         PX_CHECK_NEAR(ddot(x, d), best, HULL_TOL * side + 1e-6);
     }
+    /* a shape over a prefix of the hull's vertices is that many points: its support is among them, not
+     * the hull's (the table lists every vertex) */
+    px_shape prefix = s;
+    prefix.hull.count = 300;
+    for (int t = 0; t < 200; ++t)
+    {
+        double d[3];
+        px_rng_unit_vector(&r, d);
+        vec3 df = { (float)d[0], (float)d[1], (float)d[2] };
+        vec3 x;
+        int32_t i = px_shape_support(&prefix, df, x);
+        PX_CHECK(i >= 0 && i < 300);
+        double best = -INFINITY;
+        for (int k = 0; k < 300; ++k)
+        {
+            best = fmax(best, ddot(px_hull_vertices(h) + 3 * k, d));
+        }
+        PX_CHECK_NEAR(ddot(x, d), best, 1e-6);
+    }
     px_hull_destroy(h);
     free(p);
     PX_CHECK(px_shape_from_hull(NULL).hull.built == NULL);

@@ -4,13 +4,14 @@
 /// A built hull is an object: create it once from a point cloud, then make shapes from it with
 /// px_shape_from_hull() for as many queries as you like. From px_hull_def.climb_min_vertices vertices on,
 /// its support mapping looks the direction up in a table and scans the vertices below that. The table
-/// is a cube map of directions, about one cell per one and a half vertices, each cell listing (in two
+/// is a cube map of directions, about one and a half cells per vertex, each cell listing (in two
 /// cache lines) the vertices that are the support along some direction of the cell, found from their
 /// normal cones when the hull is built. A support reads one cell and takes the best of its eight entries:
 /// O(1) whatever the hull's size and wherever the directions jump. The few cells with more than eight
 /// candidates (about 4% on a smooth hull) climb the vertex adjacency from the best of them (hill climbing,
 /// warm-started from the previous support of the same query). The table costs 128 bytes per cell, about
-/// 190 bytes per vertex, and adds 20-40% to the build time (1024 to 4096 vertices). Small solid hulls
+/// 190 bytes per vertex, and adds 20-40% to the build time (1024 to 4096 vertices); smaller hulls keep six
+/// cells (under 1 KB), as starts for the odd climb. Small solid hulls
 /// (up to 32 vertices) also keep a compact copy of their vertices, face planes and edges, with which
 /// px_contact_world computes the exact penetration depth of two of them (or of a box and one) by the
 /// separating-axis test instead of EPA (contact.h).
@@ -66,7 +67,7 @@ typedef struct px_hull_def
     int max_vertices;
     /// Build a direction table and look supports up in it (instead of scanning every vertex) from this
     /// many vertices on. Lower it (to about 32) when the same hulls are queried many times in a row, raise
-    /// it (to about 512) when each query meets the hull's data cold in cache; INT_MAX never builds one.
+    /// it (to about 512) when each query meets the hull's data cold in cache; INT_MAX always scans.
     /// Default PX_HULL_HILL_CLIMB_MIN_VERTICES. [Limit: >= 1]
     int climb_min_vertices;
     int internal_value; ///< Set by px_hull_default_def(). Do not set.

@@ -28,7 +28,9 @@
 #define CELLS_EMPTY INT32_MIN
 
 /* Clip the convex polygon (xy[2 n]) by c0 + c1 x + c2 y <= slack into out; returns the new count, or -1
- * when every corner is inside (out is then not written: the polygon is unchanged). */
+ * when every corner is inside (out is then not written: the polygon is unchanged). A convex polygon gains
+ * at most one corner from a clip; rounding noise around lines through one point can make the signs
+ * alternate and add more, and such a clip is skipped (-1): a larger trace, never an overrun of out. */
 static int clip_half_plane(const double* xy, int n, double c0, double c1, double c2, double slack, double* out)
 {
     double f[CELLS_POLY_MAX + 4];
@@ -46,13 +48,19 @@ static int clip_half_plane(const double* xy, int n, double c0, double c1, double
     for (int i = 0; i < n && inside > 0; ++i)
     {
         int j = i + 1 == n ? 0 : i + 1;
-        if (f[i] <= 0.0)
+        const bool keep = f[i] <= 0.0;
+        const bool cross = (f[i] < 0.0 && f[j] > 0.0) || (f[i] > 0.0 && f[j] < 0.0);
+        if (m + keep + cross > n + 1)
+        {
+            return -1; /* more corners than a convex clip makes: noise, skipped */
+        }
+        if (keep)
         {
             out[2 * m] = xy[2 * i];
             out[2 * m + 1] = xy[2 * i + 1];
             ++m;
         }
-        if ((f[i] < 0.0 && f[j] > 0.0) || (f[i] > 0.0 && f[j] < 0.0))
+        if (cross)
         {
             double t = f[i] / (f[i] - f[j]);
             out[2 * m] = xy[2 * i] + t * (xy[2 * j] - xy[2 * i]);
@@ -169,8 +177,8 @@ int pxi_hull_cell_k(int vertex_count, int climb_min_vertices)
     {
         return 1; /* supports scan such hulls: six cells, seeds for the odd climb (manifold.c) */
     }
-    /* about one cell per one and a half vertices: on points spread over an ellipsoid of axes 3 : 1.5 : 1,
-     * 96% of the cells then meet at most eight normal cones (bench_hull_support) */
+    /* about one and a half cells per vertex: on points spread over an ellipsoid of axes 3 : 1.5 : 1, 96% of
+     * the cells then meet at most eight normal cones (bench_hull_support) */
     int k = (int)ceil(sqrt((double)vertex_count / 4.0));
     return k < 1 ? 1 : (k > 64 ? 64 : k);
 }

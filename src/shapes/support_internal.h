@@ -138,7 +138,7 @@ static inline int32_t pxi_support_core(const px_shape* s, const vec3 d, vec3 des
     case PX_SHAPE_HULL:
         if (s->hull.built != NULL && s->hull.built->climb_nodes != NULL &&
             s->hull.count >= s->hull.built->climb_min_vertices &&
-            s->hull.points == s->hull.built->vertices)
+            s->hull.points == s->hull.built->vertices && s->hull.count == s->hull.built->vertex_count)
         {
             const pxi_climb_node* n = &s->hull.built->climb_nodes[pxi_hull_climb_record(s->hull.built, d, -1)];
             px_v3_set(n->v.p[0], n->v.p[1], n->v.p[2], dest);
