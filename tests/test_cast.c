@@ -2862,6 +2862,43 @@ static int cast_mixed_shapes(void)
     return 0;
 }
 
+/* Small spheres swept at a unit box's corner, obliquely: the normal is the direction from the corner to
+ * the sphere's centre at contact. The cast stops within its band of the contact, so the normal there is
+ * off by about the band over the radius (as a distance query's at the same place); it was 0.055 rad off
+ * for a radius of 0.005, whose cores' distance was below the margin that let a full GJK converge the
+ * normal, and the last separating plane's normal, good to sqrt(band / radius), was reported (review 63). */
+static int cast_small_sphere_corner_normal(void)
+{
+    const px_shape box = px_shape_box((vec3){ 1.0f, 1.0f, 1.0f });
+    const px_transform id = PX_TRANSFORM_IDENTITY_INIT;
+    const float radii[] = { 2e-3f, 5e-3f, 1e-2f, 0.1f };
+    for (int k = 0; k < 4; ++k)
+    {
+        const float r = radii[k];
+        const px_shape sphere = px_shape_sphere(r);
+        px_transform tb = id;
+        tb.p[0] = 3.0f;
+        tb.p[1] = 1.0f + 0.6f * r;
+        tb.p[2] = 1.0f + 0.3f * r;
+        const vec3 translation = { -4.0f, 0.0f, 0.0f };
+        px_cast_result res;
+        PX_CHECK_STATUS(px_shape_cast_world(&box, &id, &sphere, &tb, translation, NULL, &res), PX_OK);
+        PX_CHECK(res.hit);
+        /* the exact contact: the centre (x, 1 + 0.6 r, 1 + 0.3 r) at distance r from the corner (1, 1, 1) */
+        const double dy = (double)tb.p[1] - 1.0, dz = (double)tb.p[2] - 1.0;
+        const double dx = sqrt((double)r * r - dy * dy - dz * dz);
+        const double dot = (res.normal[0] * dx + res.normal[1] * dy + res.normal[2] * dz) / r;
+        const double angle = acos(fmin(1.0, dot));
+        /* the band (1e-4 of the pair's size by default) over the radius, at the corner's curvature */
+        if (!(angle <= 0.01))
+        {
+            fprintf(stderr, "radius %g: normal %.3g rad off\n", (double)r, angle);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* A sphere swept into a box face from far away (translations of 10 to 1e8 sizes): the reported fraction is
  * never past the exact first contact (computed in double from the float inputs), and short of it by at most
  * the band plus one ulp of the fraction times the translation. Before, the start at the bounding spheres
@@ -3041,6 +3078,7 @@ int test_cast(void)
     PX_RUN_SUBTEST(jolt_217_first_iteration_normal);
     PX_RUN_SUBTEST(bullet_93_degenerate_simplices);
     PX_RUN_SUBTEST(cast_long_translation);
+    PX_RUN_SUBTEST(cast_small_sphere_corner_normal);
     PX_RUN_SUBTEST(cast_bad_input);
     PX_SUITE_END;
 }

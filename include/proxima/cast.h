@@ -10,7 +10,8 @@
 ///
 /// Tolerance. The GJK casts work to a contact band tol = max(rel_tolerance * S, 32 FLT_EPSILON * C), where
 /// S is the size of the shapes (half diagonals of their core bounding boxes plus the rounding radii) and C
-/// the size of their local coordinates (S plus the distance of the bounding boxes from the local origins):
+/// the size of their local coordinates (2 S plus the distances of the bounding boxes' centres from the
+/// local origins, twice that distance for a ray's shape):
 /// a ray or a moving shape that comes within tol / 2 of the target counts as touching it, one that stays
 /// farther than tol does not, and in between either may happen. A GJK hit is reported where the gap has
 /// just fallen below tol: never past the first contact, and never more than tol short of it (in distance;

@@ -59,6 +59,13 @@
  * direction is then good to 1e-3 radians); shorter, the last separating plane's normal is used. */
 #define PXI_CAST_NORMAL_MARGIN 1024.0f
 
+/* A rounded contact's normal is converged by a full GJK at the contact (the polish) when the cores are
+ * at least this many times the rounding noise apart: its direction is then good to noise / |v|, 1/16 rad
+ * at worst, which beats the last separating plane's, good only to about sqrt(tol / |v|) (tol >= 2 noise).
+ * A sphere of radius 0.005 hitting a unit box's corner had its normal 0.055 rad off with the polish
+ * reserved for radii above PXI_CAST_NORMAL_MARGIN noises (review 63). */
+#define PXI_CAST_POLISH_MARGIN 16.0f
+
 /* Iterations of the full GJK that converges the normal at a rounded contact (not counted against
  * max_iterations: the contact is already found). */
 #define PXI_CAST_POLISH_ITERATIONS 32
@@ -248,7 +255,7 @@ static px_status refine_at(const cast_query* cq, const vec3 x, const vec3 axis, 
 
 /* Witness point on A of the simplex and the outcome's point and normal. */
 static void finish_hit(const cast_query* cq, const px_simplex* s, const vec3 v, float vv, const vec3 n_adv,
-                       bool moved, cast_outcome* out)
+                       bool moved, bool polished, cast_outcome* out)
 {
     vec3 pa, pb;
     pxi_simplex_witness_refined(s, pa, pb);
@@ -268,11 +275,13 @@ static void finish_hit(const cast_query* cq, const px_simplex* s, const vec3 v, 
         return;
     }
     /* v = point_a - point_b points from B to A, and so does every separating plane's v; the normal from A
-     * to B is its opposite. The final v when it is long enough to give a direction, else the last plane's
-     * (R = 0: v ends within the band, a few ulps long), else (no plane was ever used: the start was moved
-     * to a bounding sphere and touched at once, within rounding) the motion, B approaching A along r. */
+     * to B is its opposite. The final v when it is long enough to give a direction (a polished v, converged
+     * by a full GJK, from PXI_CAST_POLISH_MARGIN noises), else the last plane's (R = 0: v ends within the
+     * band, a few ulps long), else (no plane was ever used: the start was moved to a bounding sphere and
+     * touched at once, within rounding) the motion, B approaching A along r. */
+    const float margin = polished ? PXI_CAST_POLISH_MARGIN : PXI_CAST_NORMAL_MARGIN;
     vec3 b_to_a;
-    if (!(vlen > PXI_CAST_NORMAL_MARGIN * PXI_CAST_NOISE * cq->coord && px_v3_normalize_any(v, b_to_a)) &&
+    if (!(vlen > margin * PXI_CAST_NOISE * cq->coord && px_v3_normalize_any(v, b_to_a)) &&
         !px_v3_normalize_any(n_adv, b_to_a) && !px_v3_normalize_any(cq->r, b_to_a))
     {
         px_v3_set(-1.0f, 0.0f, 0.0f, b_to_a);
@@ -439,8 +448,9 @@ static px_status cast_run(const cast_query* cq, cast_outcome* out)
         }
         verdict = sqrtf(vv) <= cq->radius + PXI_CAST_GIVE_UP_BANDS * cq->tol && s.count > 0 ? 1 : -1;
     }
-    const float normal_floor = PXI_CAST_NORMAL_MARGIN * PXI_CAST_NOISE * cq->coord;
-    if (verdict > 0 && moved && cq->radius > 0.0f && vv > normal_floor * normal_floor)
+    const float polish_floor = PXI_CAST_POLISH_MARGIN * PXI_CAST_NOISE * cq->coord;
+    bool polished = false;
+    if (verdict > 0 && moved && cq->radius > 0.0f && vv > polish_floor * polish_floor)
     {
         /* The loop stops as soon as |v| is within the band, and with rounded shapes v's direction is then
          * the normal; but a simplex whose |v| is within tol / 2 of the distance R can still point up to
@@ -457,17 +467,18 @@ static px_status cast_run(const cast_query* cq, cast_outcome* out)
         {
             return rs;
         }
-        if (!overlap && pvv > normal_floor * normal_floor)
+        if (!overlap && pvv > polish_floor * polish_floor)
         {
             s = ps;
             px_v3_copy(pv, v);
             vv = pvv;
+            polished = true;
         }
     }
     if (verdict > 0)
     {
         out->lambda = lambda;
-        finish_hit(cq, &s, v, vv, n_adv, moved, out);
+        finish_hit(cq, &s, v, vv, n_adv, moved, polished, out);
     }
     return status;
 }
