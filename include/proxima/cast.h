@@ -56,14 +56,14 @@ extern "C" {
 ///                     point origin + t * direction, and the unit normal of the surface, facing the ray
 ///                     (dot(normal, direction) <= 0). triangle = PX_NULL_INDEX, u = v = 0 always.
 /// @return PX_OK (hit or miss); PX_WARN_MAX_ITERATIONS or PX_WARN_DEGENERATE when the GJK ray cast ran
-/// out
-///         of iterations or stalled (the best estimate is returned: the t reached, never past the
+///         out of iterations or stalled (the best estimate is returned: the t reached, never past the
 ///         surface, a hit if the ray is within four bands of the shape there); with the result zeroed
 ///         (triangle = PX_NULL_INDEX): PX_ERR_INVALID_ARGUMENT (NULL, a bad shape such as a negative
 ///         size, max_t < 0 or NaN), PX_ERR_NON_FINITE (NaN or Inf in the ray, the pose, the shape's
 ///         parameters or hull points, or from a user support function), PX_ERR_DEGENERATE_INPUT (zero
 ///         direction or zero quaternion), PX_ERR_OUT_OF_RANGE (the shape and the ray's origin span more
-///         than PX_MAX_PAIR_SIZE).
+///         than PX_MAX_PAIR_SIZE; a user support shape, whose size is unknown, is not checked: keep it
+///         and the ray within that range).
 PX_API PX_NODISCARD px_status px_ray_cast_shape(const px_shape* shape, const px_transform* pose,
                                                 const px_ray* ray, px_ray_hit* result);
 
@@ -107,13 +107,13 @@ PX_API px_cast_config px_cast_default_config(void);
 /// @param[in]  config         Tunables, or NULL for defaults
 /// @param[out] result         Always written
 /// @return PX_OK (hit or miss); PX_WARN_MAX_ITERATIONS or PX_WARN_DEGENERATE (best estimate, never past
-/// the
-///         true contact: the fraction reached, a hit if the shapes are within four bands there);
+///         the true contact: the fraction reached, a hit if the shapes are within four bands there);
 ///         with the result zeroed: PX_ERR_INVALID_ARGUMENT (NULL, bad shape or config),
 ///         PX_ERR_NON_FINITE (NaN or Inf in a pose, the translation, a shape or a support point),
 ///         PX_ERR_DEGENERATE_INPUT (zero quaternion) or PX_ERR_OUT_OF_RANGE (the pair and the translation
-///         span more than PX_MAX_PAIR_SIZE). A zero translation is valid: the result is the
-///         overlap test at the start (hit, with initial_overlap, exactly when the shapes touch).
+///         span more than PX_MAX_PAIR_SIZE; not checked for user support shapes, whose size is unknown).
+///         A zero translation is valid: the result is the overlap test at the start (hit, with
+///         initial_overlap, exactly when the shapes touch).
 PX_API PX_NODISCARD px_status px_shape_cast_world(const px_shape* a, const px_transform* ta,
                                                   const px_shape* b, const px_transform* tb,
                                                   const vec3 translation_b, const px_cast_config* config,
