@@ -1919,6 +1919,25 @@ static int climb_far_from_origin(void)
  * The direction table (hull_cells.c)
  * ------------------------------------------------------------------------------------------------------ */
 
+/* The brute-force maximum of dot(vertex, d) over the hull's vertices, in double. */
+static double brute_max(const px_hull* h, const double d[3])
+{
+    const float* v = px_hull_vertices(h);
+    double best = -INFINITY;
+    for (int i = 0; i < px_hull_vertex_count(h); ++i)
+    {
+        best = fmax(best, ddot(v + 3 * i, d));
+    }
+    return best;
+}
+
+/* The table's support along df (pxi_hull_support_vertex from df's cell, cold): its index, its position in q. */
+static int32_t table_support(const px_hull* h, const vec3 df, vec3 q)
+{
+    int32_t start = -1;
+    return pxi_hull_support_vertex(h, pxi_hull_cell(h, df), df, &start, q);
+}
+
 /* The gap between the brute-force maximum along d and the table's support (pxi_hull_support_vertex from
  * d's cell, cold), or +inf when the answer is not a vertex or its position is not that vertex's. */
 static double table_gap(const px_hull* h, const double d[3], bool* settled)
@@ -1926,16 +1945,10 @@ static double table_gap(const px_hull* h, const double d[3], bool* settled)
     const int V = px_hull_vertex_count(h);
     const float* v = px_hull_vertices(h);
     vec3 df = { (float)d[0], (float)d[1], (float)d[2] };
-    double best = -INFINITY;
-    for (int i = 0; i < V; ++i)
-    {
-        best = fmax(best, ddot(v + 3 * i, d));
-    }
-    const pxi_dir_cell* c = pxi_hull_cell(h, df);
-    *settled = pxi_hull_cell_settles(c);
-    int32_t start = -1;
+    const double best = brute_max(h, d);
+    *settled = pxi_hull_cell_settles(pxi_hull_cell(h, df));
     vec3 p;
-    int32_t got = pxi_hull_support_vertex(h, c, df, &start, p);
+    int32_t got = table_support(h, df, p);
     if (got < 0 || got >= V || memcmp(p, v + 3 * got, sizeof(vec3)) != 0 || pxi_hull_climb(h, df, -1) < 0)
     {
         return INFINITY;
@@ -2130,7 +2143,6 @@ static int direction_table_tiny(void)
     def.climb_min_vertices = 1;
     px_hull* h = NULL;
     PX_CHECK_STATUS(px_hull_create(p, n, &def, &h), PX_OK);
-    const int V = px_hull_vertex_count(h);
     const float* v = px_hull_vertices(h);
     px_rng r = px_rng_seeded(121);
     int failures = 0;
@@ -2144,14 +2156,9 @@ static int direction_table_tiny(void)
         {
             const vec3 df = { unit[0] * scales[s], unit[1] * scales[s], unit[2] * scales[s] };
             const double d[3] = { df[0], df[1], df[2] };
-            double best = -INFINITY;
-            for (int i = 0; i < V; ++i)
-            {
-                best = fmax(best, ddot(v + 3 * i, d));
-            }
-            int32_t start = -1;
+            const double best = brute_max(h, d);
             vec3 q;
-            int32_t got = pxi_hull_support_vertex(h, pxi_hull_cell(h, df), df, &start, q);
+            int32_t got = table_support(h, df, q);
             const double dn = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
             /* denormal components keep fewer digits: the cell is compared only for normal ones */
             bool normal = true;
@@ -2179,7 +2186,6 @@ static int direction_table_tiny(void)
  * maximum, over |d|, along random directions and directions across the cube face of -x. */
 static double table_worst_gap(const px_hull* h, uint64_t seed)
 {
-    const int V = px_hull_vertex_count(h);
     const float* v = px_hull_vertices(h);
     px_rng r = px_rng_seeded(seed);
     double worst = 0.0;
@@ -2198,14 +2204,9 @@ static double table_worst_gap(const px_hull* h, uint64_t seed)
         }
         const vec3 df = { (float)d[0], (float)d[1], (float)d[2] };
         const double dd[3] = { df[0], df[1], df[2] };
-        double best = -INFINITY;
-        for (int i = 0; i < V; ++i)
-        {
-            best = fmax(best, ddot(v + 3 * i, dd));
-        }
-        int32_t start = -1;
+        const double best = brute_max(h, dd);
         vec3 q;
-        int32_t got = pxi_hull_support_vertex(h, pxi_hull_cell(h, df), df, &start, q);
+        int32_t got = table_support(h, df, q);
         worst = fmax(worst, (best - ddot(v + 3 * got, dd)) / sqrt(dd[0] * dd[0] + dd[1] * dd[1] + dd[2] * dd[2]));
     }
     return worst;
