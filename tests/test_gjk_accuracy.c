@@ -990,6 +990,125 @@ static int reg_thin_box_flat_tetra_scale(void)
     return run_frozen(&reg_thin_box_flat_tetra_scale_case);
 }
 
+/* Large hulls, where distance queries take accelerated directions (gjk.c, pxi_gjk_run): pairs of 512-point
+ * ellipsoid clouds, scanned and built (the direction tables), rotated, placed up to 1000 from the origin and
+ * separated along a random axis by gaps from 1e-4 to 2 of their size, against the certified oracle. The
+ * momentum only chooses where GJK looks: the answer must meet the same bound as plain GJK's, and a run
+ * must end within the plain iteration bound. */
+static int large_hull_pairs(void)
+{
+    enum { N = 512, PAIRS = 24 };
+    px_rng r = px_rng_seeded(0x6c61726765ull);
+    float* pts = malloc(2 * 3 * sizeof(float) * N);
+    long double* wa = malloc(3 * sizeof(long double) * N);
+    long double* wb = malloc(3 * sizeof(long double) * N);
+    PX_CHECK(pts != NULL && wa != NULL && wb != NULL);
+    int failures = 0;
+    for (int t = 0; t < PAIRS; ++t)
+    {
+        double axes[2][3];
+        for (int h = 0; h < 2; ++h)
+        {
+            for (int k = 0; k < 3; ++k)
+            {
+                axes[h][k] = px_rng_range(&r, 0.3, 2.0);
+            }
+            for (int i = 0; i < N; ++i)
+            {
+                double u[3];
+                px_rng_unit_vector(&r, u);
+                for (int k = 0; k < 3; ++k)
+                {
+                    pts[3 * (h * N + i) + k] = (float)(axes[h][k] * u[k]);
+                }
+            }
+        }
+        px_transform ta, tb;
+        double qa[4], qb[4], dir[3];
+        px_rng_quat(&r, qa);
+        px_rng_quat(&r, qb);
+        px_rng_unit_vector(&r, dir);
+        for (int k = 0; k < 4; ++k)
+        {
+            ta.q[k] = (float)qa[k];
+            tb.q[k] = (float)qb[k];
+        }
+        const double far = t % 3 == 0 ? 1000.0 : 0.0;
+        for (int k = 0; k < 3; ++k)
+        {
+            ta.p[k] = (float)(far * (k == 0 ? 1.0 : -0.5));
+        }
+        /* B's placement: both clouds' extents along dir plus the gap, from A's centre */
+        const px_shape sa0 = px_shape_hull(pts, N), sb0 = px_shape_hull(pts + 3 * N, N);
+        vec3 dl, ext_a, ext_b;
+        vec3 df = { (float)dir[0], (float)dir[1], (float)dir[2] }, nd = { -df[0], -df[1], -df[2] };
+        px_quat_rotate_inverse(ta.q, df, dl);
+        (void)px_shape_support(&sa0, dl, ext_a);
+        px_quat_rotate_inverse(tb.q, nd, dl);
+        (void)px_shape_support(&sb0, dl, ext_b);
+        vec3 ea, eb;
+        px_quat_rotate(ta.q, ext_a, ea);
+        px_quat_rotate(tb.q, ext_b, eb);
+        const double size = 4.0;
+        const double gap = size * pow(10.0, px_rng_range(&r, -4.0, log10(2.0)));
+        const double reach = ((double)ea[0] * dir[0] + (double)ea[1] * dir[1] + (double)ea[2] * dir[2]) -
+                             ((double)eb[0] * dir[0] + (double)eb[1] * dir[1] + (double)eb[2] * dir[2]) + gap;
+        for (int k = 0; k < 3; ++k)
+        {
+            tb.p[k] = (float)((double)ta.p[k] + reach * dir[k]);
+        }
+        /* the oracle, in world coordinates shifted by A's position (exact differences of floats) */
+        for (int h = 0; h < 2; ++h)
+        {
+            const px_transform* tr = h == 0 ? &ta : &tb;
+            long double* out = h == 0 ? wa : wb;
+            for (int i = 0; i < N; ++i)
+            {
+                vec3 p;
+                px_quat_rotate(tr->q, pts + 3 * (h * N + i), p);
+                for (int k = 0; k < 3; ++k)
+                {
+                    out[3 * i + k] = (long double)p[k] + ((long double)tr->p[k] - (long double)ta.p[k]);
+                }
+            }
+        }
+        pxo_distance o;
+        pxo_hull_distance(wa, N, wb, N, 0.0L, &o);
+        if (!o.certified)
+        {
+            continue;
+        }
+        px_hull* ha = NULL;
+        px_hull* hb = NULL;
+        PX_CHECK(px_hull_create(pts, N, NULL, &ha) >= 0 && px_hull_create(pts + 3 * N, N, NULL, &hb) >= 0);
+        const px_shape built_a = px_shape_from_hull(ha), built_b = px_shape_from_hull(hb);
+        const double c = far + 2.0 * size + reach;
+        const double bound = 1e-5 * (double)o.scale + 16.0 * FLT_EPSILON * c;
+        for (int pass = 0; pass < 2; ++pass)
+        {
+            px_gjk_result g;
+            px_status st = pass == 0 ? px_gjk_distance_world(&sa0, &ta, &sb0, &tb, NULL, &g)
+                                     : px_gjk_distance_world(&built_a, &ta, &built_b, &tb, NULL, &g);
+            const double err = fabs((double)g.distance - (double)o.distance);
+            if (st != PX_OK || !(err <= bound) || g.iterations > PXT_MAX_ITER)
+            {
+                if (++failures <= 5)
+                {
+                    fprintf(stderr, "pair %d (%s): status %d, distance %.9g, oracle %.9Lg (err %.3g > %.3g?), %d iterations\n",
+                            t, pass == 0 ? "cloud" : "built", (int)st, (double)g.distance, o.distance, err, bound,
+                            g.iterations);
+                }
+            }
+        }
+        px_hull_destroy(ha);
+        px_hull_destroy(hb);
+    }
+    free(pts);
+    free(wa);
+    free(wb);
+    return failures == 0 ? 0 : 1;
+}
+
 int test_gjk_accuracy(void)
 {
     PX_SUITE_BEGIN;
@@ -1007,5 +1126,6 @@ int test_gjk_accuracy(void)
     PX_RUN_SUBTEST(reg_sliver_simplex_witness_gap);
     PX_RUN_SUBTEST(reg_thin_box_flat_tetra_scale);
     PX_RUN_SUBTEST(random_pairs);
+    PX_RUN_SUBTEST(large_hull_pairs);
     PX_SUITE_END;
 }

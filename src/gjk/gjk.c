@@ -32,6 +32,23 @@
 /* Steps that do not shorten v (within rounding) allowed per query before the loop gives up on them. */
 #define PXI_GJK_MAX_STALLS 2
 
+/* Accelerated search directions from this many hull points (either shape) on; see pxi_gjk_run. */
+#define PXI_GJK_ACCEL_MIN_POINTS 32
+
+/* Whether a cold distance run on this pair takes accelerated directions: a distance query
+ * (pxi_gjk_pair.accelerate) on a hull of many points (a polytope of a few vertices is done in a handful of
+ * iterations, which the momentum only lengthens: 8-point clouds 5.0 -> 5.4 iterations). */
+static bool gjk_accelerates(const pxi_gjk_pair* pair)
+{
+    if (!pair->accelerate)
+    {
+        return false;
+    }
+    const int na = pair->a->type == PX_SHAPE_HULL ? pair->a->hull.count : 0;
+    const int nb = pair->b->type == PX_SHAPE_HULL ? pair->b->hull.count : 0;
+    return na >= PXI_GJK_ACCEL_MIN_POINTS || nb >= PXI_GJK_ACCEL_MIN_POINTS;
+}
+
 px_gjk_config px_gjk_default_config(void)
 {
     px_gjk_config c;
@@ -120,6 +137,7 @@ void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b,
 {
     pair->a = a;
     pair->b = b;
+    pair->accelerate = false;
     px_v3_copy(b_in_a->p, pair->pos_b);
     pair->b_rotated = !(b_in_a->q[0] == 0.0f && b_in_a->q[1] == 0.0f && b_in_a->q[2] == 0.0f);
     px_rot_from_quat(b_in_a->q, &pair->rot_b);
@@ -405,6 +423,20 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
         }
     }
 
+    /* Accelerated directions (Nesterov momentum on GJK's Frank-Wolfe view, after Montaut et al., "Collision
+     * Detection Accelerated: An Optimization Perspective", RSS 2022): on large hulls GJK's directions zigzag
+     * towards the closest points, one support plane at a time. The support is looked up along a running
+     * average y of the points between v and the previous support, weighted (k + 1) / (k + 3) at step k, which
+     * damps the zigzag: 1024-point pairs take 7.6 iterations instead of 9.5 and touch fewer cells of the
+     * direction tables. Only the search direction changes: a support along y proves nothing about v's
+     * duality gap, so when that gap looks closed (or the support is already in the simplex) the run drops
+     * the momentum and goes on with plain steps, which alone decide the exits. Cold distance runs only: a
+     * warm start is already near the answer, and the overlap query's early out wants v's own plane. */
+    bool accel = !warm && !early_out && gjk_accelerates(pair);
+    vec3 w_prev, y_prev;
+    px_v3_copy(st->v, w_prev);
+    px_v3_copy(st->v, y_prev);
+
     int iter = 0;
     int stalls = 0;
     bool sliver_rechecked = false;
@@ -412,10 +444,26 @@ iterate:
     while (st->exit == PX_GJK_EXIT_NONE && iter < config->max_iterations)
     {
         ++iter;
-        vec3 d, p, q, w;
-        px_v3_negate(st->v, d);
+        vec3 d, p, q, w, y;
+        px_v3_copy(st->v, y);
+        if (accel)
+        {
+            const float m = (float)iter / (float)(iter + 2);
+            vec3 avg;
+            for (int k = 0; k < 3; ++k)
+            {
+                const float between = m * st->v[k] + (1.0f - m) * w_prev[k];
+                avg[k] = iter == 1 ? between : m * y_prev[k] + (1.0f - m) * between;
+            }
+            if (px_v3_norm2(avg) > 0.0f && px_v3_is_finite(avg))
+            {
+                px_v3_copy(avg, y);
+            }
+            px_v3_copy(y, y_prev);
+        }
+        px_v3_negate(y, d);
         int32_t ib;
-        int32_t ia = pxi_support_ab(pair, d, st->v, p, q, &ib);
+        int32_t ia = pxi_support_ab(pair, d, y, p, q, &ib);
         px_v3_sub(p, q, w);
         if (PX_UNLIKELY(ia == PXI_SUPPORT_NON_FINITE || ib == PXI_SUPPORT_NON_FINITE || !px_v3_is_finite(w)))
         {
@@ -430,6 +478,20 @@ iterate:
         }
         const float band_w = pair->w_bound >= 0.0f ? pair->w_bound : max_w;
         float vw = px_v3_dot(st->v, w);
+        px_v3_copy(w, w_prev);
+        if (accel && s->count > 0)
+        {
+            /* the plain test below, on a support that is not v's: a gap that looks closed, or a support
+             * already in the simplex, means the momentum has done its work (or overshot); w is not pushed
+             * (it need not lie beyond v's plane) and the next step is plain */
+            const float gap = vv - vw;
+            if (gap <= rel * vv || gap <= px_maxf(k_gap * max_w, abs_tol) * sqrtf(vv) ||
+                pxi_simplex_contains(s, w, ia, ib))
+            {
+                accel = false;
+                continue;
+            }
+        }
         if (separating_axis_exit && vw > 0.0f)
         {
             /* The support plane of A - B against v separates by more than the radii. Any direction v
@@ -640,6 +702,7 @@ static px_status distance_core(const px_shape* a, const px_shape* b, const px_tr
 {
     pxi_gjk_pair pair;
     pxi_gjk_pair_init(&pair, a, b, b_in_a);
+    pair.accelerate = true;
     pxi_gjk_state st;
     px_status status = pxi_gjk_pair_range(&pair, 0.0f);
     if (status == PX_OK)
