@@ -25,11 +25,6 @@ typedef struct pxi_gjk_pair
     const float* scanned_a;
     const float* scanned_b;
     uint8_t copies; /* hulls GJK scans through transposed copies (gjk.c): 1 for A, 2 for B */
-    /* Whether a cold run on large hulls takes accelerated directions (pxi_gjk_run). Set by the distance
-     * queries only: the contact queries hand GJK's last simplex to EPA, whose seed the momentum's blended
-     * directions make worse (resting contacts on 256-point clouds took 18.4 EPA iterations instead of
-     * 15.0). false after pxi_gjk_pair_init. */
-    bool accelerate;
     /* Bound on |w| for every w of this pair (|p_b| plus the shapes' bounding radii; for triangles and
      * segments, the larger of that bound measured from their middles and their coordinates' reach), or -1
      * when a shape cannot tell (user support functions). It scales the touching band, so the band is the
