@@ -579,6 +579,13 @@ iterate:
             ++stalls;
             stalled = false;
         }
+        if (stalled && accel)
+        {
+            /* a step along the momentum's direction proves nothing about v: drop it and go on plainly */
+            s->count--;
+            accel = false;
+            continue;
+        }
         if (stalled)
         {
             /* rounding floor: drop the new vertex and keep the previous, better simplex as it was */
