@@ -1170,6 +1170,80 @@ static int accel_stalled_momentum(void)
     return 0;
 }
 
+/* A distance run that took accelerated directions must decide touching as the overlap query does (its
+ * plain steps): a pancake hull of 48 points (34 vertices) against a box-edge cloud of 27 points (8
+ * vertices), scale 1e-6, true distance 2.3e-13; the accelerated run ended 4.75e-12 apart while the overlap
+ * query said touching (review 64). Runs ending that near touching are made again with plain steps. */
+static const float accel_band_a[3 * 48] = {
+    0x1.3dbe62p-21f, 0x1.af057ep-23f, -0x1.f08fc6p-34f, -0x1.52ffbcp-20f, 0x1.363f3p-22f, -0x1.0038d4p-36f,
+    -0x1.c041b2p-22f, -0x1.98cab8p-22f, -0x1.f30caep-34f, 0x1.b1a946p-21f, -0x1.17144cp-21f, 0x1.61192ap-34f,
+    -0x1.9253aep-24f, -0x1.c2147p-21f, 0x1.59982cp-34f, 0x1.f2c704p-22f, 0x1.884daap-21f, -0x1.68162cp-34f,
+    -0x1.ef7d2cp-24f, -0x1.8f1814p-21f, -0x1.9229f6p-34f, -0x1.0e597ep-22f, 0x1.f4f91p-21f, -0x1.ee6b6ap-35f,
+    -0x1.9bc58cp-22f, 0x1.3a6b4cp-21f, 0x1.bc1488p-34f, 0x1.4019bap-24f, -0x1.93991ap-21f, -0x1.8f755ep-34f,
+    -0x1.90405ap-21f, -0x1.814ffap-23f, -0x1.cb3e18p-34f, -0x1.60052cp-21f, 0x1.e360fap-21f, -0x1.9c13ap-36f,
+    0x1.6db46cp-22f, 0x1.3f7ff8p-21f, -0x1.beec74p-34f, -0x1.662f3ep-21f, 0x1.47c77cp-22f, -0x1.ce7028p-34f,
+    -0x1.57a378p-22f, -0x1.00cb5cp-21f, 0x1.e81d5ap-34f, 0x1.4203b4p-20f, 0x1.389cacp-25f, 0x1.db652cp-35f,
+    -0x1.97c2e4p-22f, -0x1.91b5dp-22f, -0x1.fa008cp-34f, -0x1.e4c544p-22f, -0x1.ee8f1ep-21f, -0x1.977ff4p-35f,
+    -0x1.3bd3bp-22f, -0x1.dfe8f4p-21f, 0x1.164044p-34f, 0x1.c4f1dap-24f, 0x1.b0ddacp-21f, -0x1.6e4238p-34f,
+    -0x1.59b384p-20f, -0x1.4685eep-23f, 0x1.89487p-36f, -0x1.43a45cp-20f, -0x1.ba8b74p-25f, 0x1.ce440ap-35f,
+    0x1.2a55a6p-22f, -0x1.e3408cp-23f, 0x1.0f255p-33f, 0x1.4f7eccp-20f, 0x1.f1ceeap-23f, -0x1.1190aep-35f,
+    -0x1.d7ac56p-22f, -0x1.d5246p-22f, -0x1.e213dep-34f, -0x1.3e3082p-20f, -0x1.00cb2cp-22f, -0x1.b05f8ep-35f,
+    0x1.2853ecp-21f, -0x1.dc2696p-21f, 0x1.936412p-35f, -0x1.045ea2p-22f, -0x1.c9fe58p-21f, -0x1.40fac8p-34f,
+    0x1.8306d6p-23f, -0x1.f5cee8p-21f, -0x1.00e3f2p-34f, 0x1.62875cp-22f, 0x1.55beb8p-21f, -0x1.afb64ap-34f,
+    -0x1.45962cp-20f, 0x1.75b38p-23f, 0x1.9b17c6p-35f, -0x1.f15b84p-22f, -0x1.e28b7cp-21f, 0x1.c4ac82p-35f,
+    -0x1.745552p-23f, -0x1.1a1aaep-20f, 0x1.974098p-39f, 0x1.0b165ep-20f, 0x1.440ba4p-21f, 0x1.77961cp-35f,
+    -0x1.1ba1f2p-20f, -0x1.3e6086p-22f, -0x1.2e1a4cp-34f, -0x1.3e199cp-22f, -0x1.c4ef4cp-21f, -0x1.3fc9eep-34f,
+    0x1.129bf2p-20f, 0x1.32ce8ep-21f, -0x1.799e88p-35f, -0x1.bdcd02p-22f, 0x1.65f1a2p-23f, 0x1.0a0318p-33f,
+    -0x1.6284fcp-21f, -0x1.7a4faap-23f, -0x1.e3168ap-34f, 0x1.b15dacp-21f, 0x1.c2c168p-21f, -0x1.9fa6a8p-42f,
+    -0x1.c8713p-21f, -0x1.b3bf9ap-21f, 0x1.2e0e8ap-39f, -0x1.695546p-22f, -0x1.c32872p-21f, 0x1.3ae3d4p-34f,
+    0x1.45ead8p-20f, -0x1.56eed8p-22f, 0x1.2282f6p-35f, 0x1.2b5c68p-23f, -0x1.db75fcp-21f, -0x1.32b0fap-34f,
+    -0x1.31079cp-20f, -0x1.34b6e6p-26f, 0x1.220432p-34f, -0x1.bd4f12p-21f, -0x1.1e2fc8p-24f, 0x1.b8f3f6p-34f,
+    0x1.34bd08p-20f, 0x1.80eb3ap-22f, -0x1.9737f4p-35f, -0x1.24af4p-21f, -0x1.ec9bbap-21f, -0x1.438dd4p-35f,
+};
+static const float accel_band_b[3 * 27] = {
+    -0x1.0f4962p-20f, -0x1.8756d4p-21f, -0x1.a54f14p-20f, 0x1.0f4962p-20f, -0x1.8756d4p-21f, -0x1.a54f14p-20f,
+    -0x1.0f4962p-20f, 0x1.8756d4p-21f, -0x1.a54f14p-20f, 0x1.0f4962p-20f, 0x1.8756d4p-21f, -0x1.a54f14p-20f,
+    -0x1.0f4962p-20f, -0x1.8756d4p-21f, 0x1.a54f14p-20f, 0x1.0f4962p-20f, -0x1.8756d4p-21f, 0x1.a54f14p-20f,
+    -0x1.0f4962p-20f, 0x1.8756d4p-21f, 0x1.a54f14p-20f, 0x1.0f4962p-20f, 0x1.8756d4p-21f, 0x1.a54f14p-20f,
+    -0x1.be6344p-21f, 0x1.8756d4p-21f, -0x1.a54f14p-20f, -0x1.0f4962p-20f, -0x1.8756d4p-21f, 0x1.42140cp-23f,
+    0x1.0f4962p-20f, 0x1.8756d4p-21f, -0x1.aa5b1p-25f, -0x1.0f4962p-20f, 0x1.6b4602p-26f, 0x1.a54f14p-20f,
+    0x1.0f4962p-20f, -0x1.8756d4p-21f, 0x1.404acap-21f, -0x1.0f4962p-20f, 0x1.3667dep-24f, 0x1.a54f14p-20f,
+    -0x1.0f4962p-20f, 0x1.8756d4p-21f, -0x1.409464p-20f, 0x1.de6d6ep-23f, 0x1.8756d4p-21f, -0x1.a54f14p-20f,
+    0x1.0f4962p-20f, 0x1.8756d4p-21f, -0x1.d3736ap-22f, -0x1.0f4962p-20f, -0x1.8756d4p-21f, 0x1.46af6ep-21f,
+    0x1.0f4962p-20f, 0x1.1b7d68p-22f, 0x1.a54f14p-20f, 0x1.0f4962p-20f, 0x1.1f94e2p-23f, 0x1.a54f14p-20f,
+    0x1.1995a4p-21f, -0x1.8756d4p-21f, -0x1.a54f14p-20f, -0x1.0f4962p-20f, -0x1.6b39dp-21f, -0x1.a54f14p-20f,
+    0x1.0f4962p-20f, -0x1.783b2ep-23f, 0x1.a54f14p-20f, 0x1.06a39ep-24f, -0x1.8756d4p-21f, -0x1.a54f14p-20f,
+    0x1.0b362p-20f, -0x1.8756d4p-21f, -0x1.a54f14p-20f, 0x1.0f4962p-20f, 0x1.3a041ap-21f, 0x1.a54f14p-20f,
+    -0x1.09f5fep-20f, 0x1.8756d4p-21f, 0x1.a54f14p-20f,
+};
+
+static int accel_band_agreement(void)
+{
+    px_hull_def def = px_hull_default_def();
+    def.climb_min_vertices = 1;
+    px_hull* ha = NULL;
+    px_hull* hb = NULL;
+    PX_CHECK(px_hull_create(accel_band_a, 48, &def, &ha) >= 0 && px_hull_create(accel_band_b, 27, &def, &hb) >= 0);
+    const px_shape sa = px_shape_from_hull(ha), sb = px_shape_from_hull(hb);
+    const px_transform ta = PX_TRANSFORM_IDENTITY_INIT;
+    px_transform tb = PX_TRANSFORM_IDENTITY_INIT;
+    tb.p[2] = -0x1.a557p-20f;
+    px_gjk_result g;
+    bool overlap = false;
+    px_contact c;
+    PX_CHECK_STATUS(px_gjk_distance_world(&sa, &ta, &sb, &tb, NULL, &g), PX_OK);
+    PX_CHECK_STATUS(px_gjk_overlap_world(&sa, &ta, &sb, &tb, NULL, &overlap), PX_OK);
+    PX_CHECK_STATUS(px_contact_world(&sa, &ta, &sb, &tb, NULL, &c), PX_OK);
+    px_hull_destroy(ha);
+    px_hull_destroy(hb);
+    if (overlap != (g.distance == 0.0f) || overlap != (c.distance <= 0.0f))
+    {
+        fprintf(stderr, "distance %g, contact %g, overlap %d\n", (double)g.distance, (double)c.distance, (int)overlap);
+        return 1;
+    }
+    return 0;
+}
+
 int test_gjk_accuracy(void)
 {
     PX_SUITE_BEGIN;
@@ -1188,6 +1262,7 @@ int test_gjk_accuracy(void)
     PX_RUN_SUBTEST(reg_thin_box_flat_tetra_scale);
     PX_RUN_SUBTEST(random_pairs);
     PX_RUN_SUBTEST(large_hull_pairs);
+    PX_RUN_SUBTEST(accel_band_agreement);
     PX_RUN_SUBTEST(accel_stalled_momentum);
     PX_SUITE_END;
 }
