@@ -302,6 +302,20 @@ static int expect_triangle(const char* label, const float* p, const float* a, co
     return 0;
 }
 
+/* expect_triangle against the long-double closest point of p on (a, b, c) (support/ref_geometry.h). */
+static int expect_triangle_exact(const char* label, const float* p, const float* a, const float* b,
+                                 const float* c, uint32_t expected_mask, int flags)
+{
+    ldv3 A, B, C, P, q;
+    ldv_from_f(a, A);
+    ldv_from_f(b, B);
+    ldv_from_f(c, C);
+    ldv_from_f(p, P);
+    ld_closest_triangle(P, A, B, C, q);
+    const double e[3] = { (double)q[0], (double)q[1], (double)q[2] };
+    return expect_triangle(label, p, a, b, c, e, expected_mask, flags);
+}
+
 /* Same for the tetrahedron over all 24 vertex orders. */
 static int expect_tetra(const char* label, const float* p, const float* const* v, const double* expected,
                         uint32_t expected_mask, const double* expected_w, int flags)
@@ -756,16 +770,9 @@ static int triangle_known_failures(void)
         };
         for (size_t k = 0; k < sizeof(queries) / sizeof(queries[0]); ++k)
         {
-            ldv3 A, B, C, P, q;
-            ldv_from_f(a, A);
-            ldv_from_f(b, B);
-            ldv_from_f(c, C);
-            ldv_from_f(queries[k], P);
-            ld_closest_triangle(P, A, B, C, q);
-            const double e[3] = { (double)q[0], (double)q[1], (double)q[2] };
             char label[64];
             snprintf(label, sizeof(label), "sliver #2065 query %zu", k);
-            bad |= expect_triangle(label, queries[k], a, b, c, e, 0u, GEO_SAME_FEATURE);
+            bad |= expect_triangle_exact(label, queries[k], a, b, c, 0u, GEO_SAME_FEATURE);
         }
     }
     /* needle slivers: c within 1e-6 .. 1e-3 of the line ab, p above the interior and beside it */
@@ -781,16 +788,9 @@ static int triangle_known_failures(void)
             const float* ps[3] = { p1, p2, p3 };
             for (int j = 0; j < 3; ++j)
             {
-                ldv3 A, B, C, P, q;
-                ldv_from_f(a, A);
-                ldv_from_f(b, B);
-                ldv_from_f(c, C);
-                ldv_from_f(ps[j], P);
-                ld_closest_triangle(P, A, B, C, q);
-                const double e[3] = { (double)q[0], (double)q[1], (double)q[2] };
                 char label[64];
                 snprintf(label, sizeof(label), "needle h=%g query %d", hs[k], j);
-                bad |= expect_triangle(label, ps[j], a, b, c, e, 0u, GEO_SAME_FEATURE);
+                bad |= expect_triangle_exact(label, ps[j], a, b, c, 0u, GEO_SAME_FEATURE);
             }
         }
     }
@@ -830,14 +830,7 @@ static int triangle_sliver_face_projection(void)
     const float b[3] = { 0x1.aec85ap+12f, 0x1.768db2p+13f, 0x1.6c76a6p+13f };
     const float c[3] = { -0x1.7e5b5p+8f, 0x1.c820bcp+11f, 0x1.5105d2p+11f };
     const float p[3] = { 0x1.9ee782p+11f, 0x1.ed2decp+12f, 0x1.c5a8d8p+12f };
-    ldv3 A, B, C, P, q;
-    ldv_from_f(a, A);
-    ldv_from_f(b, B);
-    ldv_from_f(c, C);
-    ldv_from_f(p, P);
-    ld_closest_triangle(P, A, B, C, q);
-    const double e[3] = { (double)q[0], (double)q[1], (double)q[2] };
-    return expect_triangle("sliver face projection", p, a, b, c, e, 7u, 0);
+    return expect_triangle_exact("sliver face projection", p, a, b, c, 7u, 0);
 }
 
 /* Review 55: a thin triangle (5.2 long, 1e-3 wide) seen from 6.3 away. Translated to p in float, its short
@@ -850,14 +843,7 @@ static int triangle_thin_face_outside(void)
     const float b[3] = { 0x1.702b3p-1f, -0x1.36a942p+1f, -0x1.7f558p+0f };
     const float c[3] = { -0x1.06d874p+1f, 0x1.a72ff2p-1f, 0x1.7f70fcp+0f };
     const float p[3] = { -0x1.3028bep+2f, -0x1.513432p+1f, -0x1.306d7cp+2f };
-    ldv3 A, B, C, P, q;
-    ldv_from_f(a, A);
-    ldv_from_f(b, B);
-    ldv_from_f(c, C);
-    ldv_from_f(p, P);
-    ld_closest_triangle(P, A, B, C, q);
-    const double e[3] = { (double)q[0], (double)q[1], (double)q[2] };
-    return expect_triangle("thin face outside", p, a, b, c, e, 0u, 0);
+    return expect_triangle_exact("thin face outside", p, a, b, c, 0u, 0);
 }
 
 /* Whether an answer d farther than tol from the reference point is still as good as float can tell. Near
