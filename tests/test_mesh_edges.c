@@ -534,6 +534,30 @@ static int check_pose(px_mesh* mesh, const px_shape* shape, const px_transform* 
 }
 
 /* A world with the mesh (static, body 0) and a moving body of shape (body 1, returned in *body). */
+/* A random pose over the mesh: a random rotation, x and y uniform in their ranges, lowered from height z
+ * until the shape is between 0.006 above and 0.014 into the mesh (resting and sinking contacts). False when
+ * no mesh lies below. */
+static bool random_pose_on_mesh(px_rng* rng, const px_mesh* mesh, const px_shape* shape, double x0, double x1,
+                                double y0, double y1, float z, px_transform* pose)
+{
+    double q[4];
+    px_rng_quat(rng, q);
+    for (int k = 0; k < 4; ++k)
+    {
+        pose->q[k] = (float)q[k];
+    }
+    pose->p[0] = (float)px_rng_range(rng, x0, x1);
+    pose->p[1] = (float)px_rng_range(rng, y0, y1);
+    pose->p[2] = z;
+    px_mesh_distance_result d;
+    if (!(px_mesh_shape_distance(mesh, NULL, shape, pose, 10.0f, &d) >= 0 && d.found && d.distance > 0.0f))
+    {
+        return false;
+    }
+    pose->p[2] -= d.distance - (float)px_rng_range(rng, -0.014, 0.006);
+    return true;
+}
+
 static px_world* make_world(const px_mesh* mesh, const px_shape* shape, float margin, px_body_id* body)
 {
     px_world_def wd = px_world_default_def();
@@ -1065,19 +1089,8 @@ static int valley_floor_ramp(void)
     contact_tally tally = { 0, 0, 0, 0, 0 };
     for (int i = 0; i < 1500; ++i)
     {
-        double q[4];
-        px_rng_quat(&rng, q);
         px_transform pose;
-        for (int k = 0; k < 4; ++k)
-        {
-            pose.q[k] = (float)q[k];
-        }
-        pose.p[0] = (float)px_rng_range(&rng, -1.5, 1.0);
-        pose.p[1] = (float)px_rng_range(&rng, -1.0, 1.0);
-        pose.p[2] = 1.5f;
-        px_mesh_distance_result d;
-        PX_CHECK(px_mesh_shape_distance(mesh, NULL, &box, &pose, 10.0f, &d) >= 0 && d.found && d.distance > 0.0f);
-        pose.p[2] -= d.distance - (float)px_rng_range(&rng, -0.014, 0.006);
+        PX_CHECK(random_pose_on_mesh(&rng, mesh, &box, -1.5, 1.0, -1.0, 1.0, 1.5f, &pose));
         char what[64];
         snprintf(what, sizeof(what), "valley pose %d", i);
         if (check_pose(mesh, &box, &pose, &ok, 0.02f, world, body, &tally, what) != 0)
@@ -1261,19 +1274,8 @@ static int crease_normals(void)
             const vec3 hb = { 0.5f, 0.3f, 0.2f };
             const px_shape shape = i % 3 == 0 ? px_shape_box(hb)
                                               : (i % 3 == 1 ? px_shape_capsule(0.4f, 0.2f) : px_shape_cylinder(0.3f, 0.3f));
-            double q[4];
-            px_rng_quat(&rng, q);
             px_transform pose;
-            for (int k = 0; k < 4; ++k)
-            {
-                pose.q[k] = (float)q[k];
-            }
-            pose.p[0] = (float)px_rng_range(&rng, -1.0, 1.0);
-            pose.p[1] = (float)px_rng_range(&rng, -1.0, 1.0);
-            pose.p[2] = 3.0f;
-            px_mesh_distance_result d;
-            PX_CHECK(px_mesh_shape_distance(mesh, NULL, &shape, &pose, 10.0f, &d) >= 0 && d.found && d.distance > 0.0f);
-            pose.p[2] -= d.distance - (float)px_rng_range(&rng, -0.014, 0.006);
+            PX_CHECK(random_pose_on_mesh(&rng, mesh, &shape, -1.0, 1.0, -1.0, 1.0, 3.0f, &pose));
             px_mesh_contact mc[8];
             int n = 0;
             PX_CHECK(px_mesh_shape_contacts(mesh, NULL, &shape, &pose, 0.02f, mc, 8, &n) >= 0 && n <= 8);
