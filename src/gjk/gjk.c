@@ -340,8 +340,8 @@ static PX_NOINLINE bool sliver_recheck(px_simplex* s, vec3 v, float* vv)
     return true;
 }
 
-/* One run of GJK (pxi_gjk_run); allow_accel: accelerated directions where gjk_accelerates says so, and
- * *accelerated tells whether any step took one. */
+/* One run of GJK (pxi_gjk_run); allow_accel: accelerated directions may be taken (a distance or contact
+ * query on a pair gjk_accelerates accepts), and *accelerated tells whether any step took one. */
 static px_status gjk_run_pass(const pxi_gjk_pair* pair, const px_gjk_config* config, px_simplex_cache* cache,
                               float separation_radius, pxi_gjk_state* st, bool allow_accel, bool* accelerated)
 {
@@ -429,7 +429,7 @@ static px_status gjk_run_pass(const pxi_gjk_pair* pair, const px_gjk_config* con
      * EPA, and the momentum's blended supports made that seed worse (resting contacts on 256-point clouds
      * took 18.4 EPA iterations instead of 15.0). Not for warm starts (already near the answer) nor the
      * overlap query (its early out wants v's own plane). */
-    const bool accel_allowed = allow_accel && !warm && !early_out && gjk_accelerates(pair);
+    const bool accel_allowed = allow_accel && !warm; /* (pxi_gjk_run checked the query and the shapes) */
     bool accel = false;
     vec3 w_prev, y_prev;
     px_v3_copy(st->v, w_prev);
@@ -685,6 +685,13 @@ px_status pxi_gjk_run(const pxi_gjk_pair* pair, const px_gjk_config* config, px_
     {
         return gjk_run_transposed(pair, config, cache, separation_radius, st);
     }
+    const bool may_accelerate = separation_radius < 0.0f && gjk_accelerates(pair);
+    if (!may_accelerate)
+    {
+        bool unused = false;
+        return gjk_run_pass(pair, config, cache, separation_radius, st, false, &unused);
+    }
+    /* what a plain run again would start from (below) */
     const int32_t starts[2] = { pair->climb_start[0], pair->climb_start[1] };
     px_simplex_cache saved;
     if (cache != NULL)
