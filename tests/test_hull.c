@@ -2316,6 +2316,137 @@ static int climb_threshold(void)
     return failures == 0 ? 0 : 1;
 }
 
+/* Built hulls keep a transposed copy of their vertices (px_hull.soa) that GJK and EPA scan, and a cold GJK
+ * run on hulls with direction tables switches to scanning those copies when its first step does not prove
+ * the pair apart. Every path must give the contact the same points give as a plain cloud: for scanned and
+ * for climbed hulls of several sizes, against each other and against a box, apart, touching and overlapping,
+ * cold and warm (a cache), with A and B swapped. A shape over a prefix of a hull's vertices has no copy and
+ * must not read one. */
+static int kept_copy_contacts(void)
+{
+    const int sizes[3] = { 8, 40, 300 };
+    int failures = 0;
+    for (int si = 0; si < 3; ++si)
+    {
+        const int n = sizes[si];
+        float* pa = make_cloud(CLOUD_ELLIPSOID, n, 90 + (uint64_t)si);
+        float* pb = make_cloud(CLOUD_ELLIPSOID, n, 190 + (uint64_t)si);
+        px_hull_def climb = px_hull_default_def(), scan = px_hull_default_def();
+        climb.climb_min_vertices = 1;
+        scan.climb_min_vertices = INT_MAX;
+        px_hull *hac = NULL, *has = NULL, *hbc = NULL, *hbs = NULL;
+        PX_CHECK_STATUS(px_hull_create(pa, n, &climb, &hac), PX_OK);
+        PX_CHECK_STATUS(px_hull_create(pa, n, &scan, &has), PX_OK);
+        PX_CHECK_STATUS(px_hull_create(pb, n, &climb, &hbc), PX_OK);
+        PX_CHECK_STATUS(px_hull_create(pb, n, &scan, &hbs), PX_OK);
+        /* the copy is the vertices, transposed */
+        const int va = px_hull_vertex_count(has);
+        PX_CHECK(has->soa != NULL && hac->soa != NULL);
+        for (int i = 0; i < va; ++i)
+        {
+            for (int k = 0; k < 3; ++k)
+            {
+                PX_CHECK(has->soa[k * va + i] == px_hull_vertices(has)[3 * i + k]);
+            }
+        }
+        /* A: climbed, scanned, cloud of the hull's vertices; B likewise, or a box */
+        px_shape as[3] = { px_shape_from_hull(hac), px_shape_from_hull(has),
+                           px_shape_hull(px_hull_vertices(has), px_hull_vertex_count(has)) };
+        px_shape bs[3] = { px_shape_from_hull(hbc), px_shape_from_hull(hbs),
+                           px_shape_hull(px_hull_vertices(hbs), px_hull_vertex_count(hbs)) };
+        const vec3 half = { 0.4f, 0.7f, 0.3f };
+        const px_shape box = px_shape_box(half);
+        const double side = fmax(cloud_side(pa, n), cloud_side(pb, n));
+        px_rng r = px_rng_seeded(91 + (uint64_t)si);
+        px_simplex_cache caches[3];
+        memset(caches, 0, sizeof(caches));
+        for (int t = 0; t < 300; ++t)
+        {
+            px_transform tb;
+            double u[3], q[4];
+            px_rng_unit_vector(&r, u);
+            px_rng_quat(&r, q);
+            /* overlapping, near touching (the support distance), apart */
+            const double reach = t % 3 == 0 ? px_rng_range(&r, 0.0, 0.6) : t % 3 == 1 ? 1.0 : px_rng_range(&r, 1.5, 3.0);
+            for (int k = 0; k < 3; ++k)
+            {
+                tb.p[k] = (float)(u[k] * reach * side);
+            }
+            for (int k = 0; k < 4; ++k)
+            {
+                tb.q[k] = (float)q[k];
+            }
+            const bool with_box = t % 4 == 3, swapped = t % 5 == 4, warm = t % 2 == 1;
+            px_contact c[3];
+            for (int k = 0; k < 3; ++k)
+            {
+                const px_shape* a = &as[k];
+                const px_shape* b = with_box ? &box : &bs[k];
+                if (swapped)
+                {
+                    const px_shape* x = a;
+                    a = b;
+                    b = x;
+                }
+                px_gjk_input in;
+                in.a = a;
+                in.b = b;
+                in.b_in_a = tb;
+                px_status st = px_contact_relative(&in, NULL, warm ? &caches[k] : NULL, &c[k]);
+                PX_CHECK(!PX_FAILED(st));
+            }
+            for (int k = 0; k < 2; ++k)
+            {
+                const double dd = fabs((double)c[k].distance - c[2].distance);
+                const double dn = 1.0 - ((double)c[k].normal[0] * c[2].normal[0] + (double)c[k].normal[1] * c[2].normal[1] +
+                                         (double)c[k].normal[2] * c[2].normal[2]);
+                const bool clear = fabs((double)c[2].distance) > 1e-3 * side;
+                if (!(dd <= 1e-5 * side) || (clear && !(dn <= 1e-4)))
+                {
+                    fprintf(stderr, "n %d pose %d path %d: distance %.9g vs cloud %.9g, normal off %.3g\n", n, t, k,
+                            c[k].distance, c[2].distance, dn);
+                    ++failures;
+                }
+            }
+        }
+        /* a prefix of a built hull's vertices: its own points, no copy (the copy's scan would read past them) */
+        px_shape prefix = px_shape_from_hull(has);
+        prefix.hull.count = px_hull_vertex_count(has) - 1;
+        px_shape prefix_cloud = px_shape_hull(px_hull_vertices(has), prefix.hull.count);
+        PX_CHECK(pxi_hull_shape_soa(&prefix) == NULL && pxi_hull_shape_soa(&as[1]) == has->soa);
+        for (int t = 0; t < 50; ++t)
+        {
+            px_gjk_input in;
+            double u[3], q[4];
+            px_rng_unit_vector(&r, u);
+            px_rng_quat(&r, q);
+            const double reach = px_rng_range(&r, 0.0, 2.0);
+            for (int k = 0; k < 3; ++k)
+            {
+                in.b_in_a.p[k] = (float)(u[k] * reach * side);
+            }
+            for (int k = 0; k < 4; ++k)
+            {
+                in.b_in_a.q[k] = (float)q[k];
+            }
+            in.b = &bs[1];
+            px_contact c0, c1;
+            in.a = &prefix;
+            PX_CHECK(!PX_FAILED(px_contact_relative(&in, NULL, NULL, &c0)));
+            in.a = &prefix_cloud;
+            PX_CHECK(!PX_FAILED(px_contact_relative(&in, NULL, NULL, &c1)));
+            PX_CHECK_NEAR(c0.distance, c1.distance, 1e-5 * side);
+        }
+        px_hull_destroy(hac);
+        px_hull_destroy(has);
+        px_hull_destroy(hbc);
+        px_hull_destroy(hbs);
+        free(pa);
+        free(pb);
+    }
+    return failures == 0 ? 0 : 1;
+}
+
 int test_hull(void)
 {
     PX_SUITE_BEGIN;
@@ -2348,5 +2479,6 @@ int test_hull(void)
     PX_RUN_SUBTEST(direction_table);
     PX_RUN_SUBTEST(direction_table_tiny);
     PX_RUN_SUBTEST(direction_table_flat_pyramid);
+    PX_RUN_SUBTEST(kept_copy_contacts);
     PX_SUITE_END;
 }

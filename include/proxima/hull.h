@@ -11,7 +11,11 @@
 /// candidates (about 4% on a smooth hull) climb the vertex adjacency from the best of them (hill climbing,
 /// warm-started from the previous support of the same query). The table costs 128 bytes per cell, about
 /// 190 bytes per vertex, and adds 20-40% to the build time (1024 to 4096 vertices); smaller hulls keep six
-/// cells (under 1 KB), as starts for the odd climb. Small solid hulls
+/// cells (under 1 KB), as starts for the odd climb. Hulls of 8 vertices or more also keep their vertices
+/// transposed (x, y, z in three arrays, 12 bytes per vertex), which the scans read: GJK below the table's
+/// size, EPA always (its directions jump from face to face, where a scan of the whole copy beats the table),
+/// and a GJK run on cold tables whose first step does not prove the shapes apart (an overlapping pair's
+/// supports then jump too, and EPA will read the whole copy anyway). Small solid hulls
 /// (up to 32 vertices) also keep a compact copy of their vertices, face planes and edges, with which
 /// px_contact_world computes the exact penetration depth of two of them (or of a box and one) by the
 /// separating-axis test instead of EPA (contact.h).
@@ -37,10 +41,11 @@ extern "C" {
 /// Default of px_hull_def.climb_min_vertices: hulls with at least this many vertices get a direction table
 /// and use it (with hill climbing where it does not settle a support) for their support mapping in GJK;
 /// smaller ones use the SIMD scan. Measured with bench/bench_contact.cpp (workload 2): when the hull's data
-/// is warm in cache (the same pair queried again and again) the table wins from about 32 vertices (1.5x
-/// at 128, 1.8x at 256, 3.4x at 1024); when every query meets cold data (a physics step over many bodies)
-/// each lookup is a cache miss and the scan's streaming reads win below about 512 (0.8x at 128, about 0.9x
-/// at 256). 256 splits the difference and keeps the table's memory off small hulls.
+/// is warm in cache (the same pair queried again and again) the table wins from about 64 vertices (1.4x
+/// at 128, 1.6x at 256, 2.8x at 1024, against the scan of the hull's transposed copy); when every query
+/// meets cold data (a physics step over many bodies) each lookup is a cache miss and the scan's streaming
+/// reads win below about 1024 (the table 0.6x at 128, 0.7x at 256, 0.8x at 512, 1.1x at 1024). 256 splits
+/// the difference and keeps the table's memory off small hulls.
 #define PX_HULL_HILL_CLIMB_MIN_VERTICES 256
 
 /// A built convex hull. Opaque: read it with the accessors below.

@@ -147,8 +147,6 @@ static void epa_soa_posed(const pxi_gjk_pair* pair, const float* points, int cou
 
 /* Below this many points the scans have no full vector step: the shape's own scan is as fast. */
 #define EPA_SOA_MIN_POINTS 8
-/* From this many points the scan without the non-finite check (pxi_epa_scan_finite_select) is faster. */
-#define EPA_SOA_FINITE_MIN_POINTS 128
 
 /* The pair, with no transposed copies yet: each shape's own support mapping. */
 static void epa_shapes_init(epa_shapes* shapes, const pxi_gjk_pair* pair)
@@ -175,18 +173,30 @@ static void epa_shapes_transpose(epa_shapes* shapes, float* buffer)
     /* Copies checked finite, of a pair whose size bounds every product of a point and a direction below
      * overflow, take the scan without the non-finite check (as GJK's, gjk.c). */
     const bool bounded = pair->w_bound >= 0.0f && pair->w_bound < PX_MAX_PAIR_SIZE;
-    if (pair->scan_a != NULL && pair->a->hull.count >= EPA_SOA_MIN_POINTS &&
-        pair->a->hull.count <= PXI_EPA_SOA_POINTS)
+    /* built hulls keep their copy (px_hull.soa): nothing to make, and B's is scanned along directions
+     * rotated into its frame */
+    const float* kept_a = pair->scan_a != NULL ? pxi_hull_shape_soa(pair->a) : NULL;
+    const float* kept_b = pair->scan_b != NULL ? pxi_hull_shape_soa(pair->b) : NULL;
+    if (kept_a != NULL)
+    {
+        shapes->soa_a = kept_a;
+        shapes->scan_a = pxi_epa_scan_for(pair->a->hull.count, bounded);
+    }
+    else if (pair->scan_a != NULL && pair->a->hull.count >= EPA_SOA_MIN_POINTS &&
+             pair->a->hull.count <= PXI_EPA_SOA_POINTS)
     {
         const bool finite = pxi_epa_soa_from_packed(pair->a->hull.points, pair->a->hull.count, buffer);
         shapes->soa_a = buffer;
-        shapes->scan_a = finite && bounded && pair->a->hull.count >= EPA_SOA_FINITE_MIN_POINTS
-                             ? pxi_epa_scan_finite_select(pair->a->hull.count)
-                             : pxi_epa_scan_select(pair->a->hull.count);
+        shapes->scan_a = pxi_epa_scan_for(pair->a->hull.count, finite && bounded);
         used = pair->a->hull.count;
     }
-    if (pair->scan_b != NULL && pair->b->hull.count >= EPA_SOA_MIN_POINTS &&
-        pair->b->hull.count <= PXI_EPA_SOA_POINTS - used)
+    if (kept_b != NULL)
+    {
+        shapes->soa_b = kept_b;
+        shapes->scan_b = pxi_epa_scan_for(pair->b->hull.count, bounded);
+    }
+    else if (pair->scan_b != NULL && pair->b->hull.count >= EPA_SOA_MIN_POINTS &&
+             pair->b->hull.count <= PXI_EPA_SOA_POINTS - used)
     {
         shapes->b_posed = pair->b->hull.count <= EPA_POSED_MAX_POINTS;
         if (shapes->b_posed)
@@ -199,9 +209,7 @@ static void epa_shapes_transpose(epa_shapes* shapes, float* buffer)
             finite = pxi_epa_soa_from_packed(pair->b->hull.points, pair->b->hull.count, buffer + 3 * used);
         }
         shapes->soa_b = buffer + 3 * used;
-        shapes->scan_b = finite && bounded && pair->b->hull.count >= EPA_SOA_FINITE_MIN_POINTS
-                             ? pxi_epa_scan_finite_select(pair->b->hull.count)
-                             : pxi_epa_scan_select(pair->b->hull.count);
+        shapes->scan_b = pxi_epa_scan_for(pair->b->hull.count, finite && bounded);
     }
 }
 
@@ -215,8 +223,9 @@ static int32_t epa_soa_support(pxi_epa_scan_fn scan, const float* soa, const px_
         dest[0] = dest[1] = dest[2] = NAN;
         return i;
     }
-    const float* p = s->hull.points + 3 * (size_t)i;
-    px_v3_set(p[0], p[1], p[2], dest);
+    /* read back from the copy the scan has just brought into the cache (the same values) */
+    const int count = s->hull.count;
+    px_v3_set(soa[i], soa[count + i], soa[2 * count + i], dest);
     return i;
 }
 

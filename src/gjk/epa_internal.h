@@ -53,3 +53,7 @@ pxi_epa_scan_fn pxi_epa_scan_select(int count);
 /* A faster scan for copies whose dot products with the directions asked are known finite (no NaN or Inf
  * point, no overflowing product): the same index, without the check. GJK's copies (gjk.c) qualify. */
 pxi_epa_scan_fn pxi_epa_scan_finite_select(int count);
+
+/* The faster of the two for count points: known_finite when the copy holds no NaN or Inf and the pair's
+ * size bounds every product (pxi_epa_scan_finite_select may then be taken). */
+pxi_epa_scan_fn pxi_epa_scan_for(int count, bool known_finite);

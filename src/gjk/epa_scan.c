@@ -284,6 +284,12 @@ pxi_epa_scan_fn pxi_epa_scan_finite_select(int count)
     return pxi_epa_scan_select(count);
 }
 
+pxi_epa_scan_fn pxi_epa_scan_for(int count, bool known_finite)
+{
+    /* the scan without the check is the faster one from this many points */
+    return known_finite && count >= 128 ? pxi_epa_scan_finite_select(count) : pxi_epa_scan_select(count);
+}
+
 pxi_epa_scan_fn pxi_epa_scan_select(int count)
 {
 #if PXI_EPA_AVX2

@@ -181,7 +181,9 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
                                  : 0;
     size_t off_sat = align_up(sizeof(struct px_hull));
     size_t off_vertices = align_up(off_sat + sat_bytes);
-    size_t off_faces = align_up(off_vertices + 3 * sizeof(float) * (size_t)vc);
+    const size_t soa_floats = vc >= PXI_HULL_SOA_MIN_VERTICES ? 3 * (size_t)vc : 0;
+    size_t off_soa = align_up(off_vertices + 3 * sizeof(float) * (size_t)vc);
+    size_t off_faces = align_up(off_soa + sizeof(float) * soa_floats);
     size_t off_indices = align_up(off_faces + sizeof(px_hull_face) * (size_t)fc);
     size_t off_edges = align_up(off_indices + sizeof(int32_t) * (size_t)fi);
     size_t off_offsets = align_up(off_edges + 2 * sizeof(int32_t) * (size_t)ec);
@@ -236,6 +238,17 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
     {
         memcpy(h->vertices + 3 * (size_t)i, b->points + 3 * (size_t)b->res_vertices.data[i],
                3 * sizeof(float));
+    }
+    if (soa_floats > 0)
+    {
+        h->soa = (float*)(void*)(block + off_soa);
+        for (int i = 0; i < vc; ++i)
+        {
+            for (int k = 0; k < 3; ++k)
+            {
+                h->soa[(size_t)k * (size_t)vc + (size_t)i] = h->vertices[3 * (size_t)i + (size_t)k];
+            }
+        }
     }
     if (fi > 0)
     {

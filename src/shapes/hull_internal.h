@@ -51,6 +51,9 @@ typedef struct pxi_dir_cell
 
 /* Hulls of up to this many vertices keep a compact copy for the separating-axis test (px_hull.sat). */
 #define PXI_HULL_SAT_MAX_VERTICES 32
+/* Hulls of at least this many vertices keep a transposed copy of them (px_hull.soa): below, the scans of
+ * such copies have no full vector step. */
+#define PXI_HULL_SOA_MIN_VERTICES 8
 
 struct px_hull
 {
@@ -71,6 +74,10 @@ struct px_hull
      * NULL for hulls that do not qualify. */
     float* sat;
     int sat_bytes;
+    /* The vertices transposed, x[vertex_count], then y[], then z[] (the layout of the scans of epa_scan.c),
+     * for hulls of at least PXI_HULL_SOA_MIN_VERTICES vertices, NULL otherwise: GJK and EPA scan it where
+     * they would otherwise make the same copy on every query (pxi_hull_shape_soa). */
+    float* soa;
     float extent;           /* largest distance of a vertex from the centroid (the hull's scale) */
     vec3 centroid;          /* mean of the vertices */
     /* Subtracted from every position in the climb's dot products (pxi_hull_climb_dot): the centroid for a
@@ -119,6 +126,16 @@ struct px_hull
     int cell_k;
     pxi_dir_cell* cells; /* [6 * cell_k * cell_k], 64-byte aligned */
 };
+
+/* The transposed copy of a hull shape's points (px_hull.soa) when the shape is a whole built hull that
+ * keeps one, NULL otherwise (point clouds, a prefix of a hull's vertices, small hulls). */
+static inline const float* pxi_hull_shape_soa(const px_shape* s)
+{
+    const struct px_hull* h = s->type == PX_SHAPE_HULL ? s->hull.built : NULL;
+    return h != NULL && h->soa != NULL && s->hull.points == h->vertices && s->hull.count == h->vertex_count
+               ? h->soa
+               : NULL;
+}
 
 /* Record (in climb_nodes) of a vertex maximizing dot(vertex, d). The direction table settles it where d's
  * cell lists every candidate; elsewhere the climb starts from the best vertex the cell lists, or from the

@@ -55,6 +55,14 @@ static inline int32_t pxi_hull_support(const px_shape* s, pxi_hull_scan_fn scan,
         dest[0] = dest[1] = dest[2] = NAN;
         return i;
     }
+    if (scanned != s->hull.points)
+    {
+        /* a transposed copy (x[], y[], z[]): read back from it, which the scan has just brought into the
+         * cache (the same values) */
+        const int count = s->hull.count;
+        px_v3_set(scanned[i], scanned[count + i], scanned[2 * count + i], dest);
+        return i;
+    }
     const float* p = s->hull.points + 3 * (size_t)i;
     px_v3_set(p[0], p[1], p[2], dest);
     return i;
