@@ -200,6 +200,7 @@ void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b,
     }
     pair->climb_a = pxi_climbing_hull(a);
     pair->climb_b = pxi_climbing_hull(b);
+    pair->scan_when_close = false;
     /* built hulls that are scanned, not climbed, scan the copy they keep: nothing to make per query */
     if (pair->climb_a == NULL)
     {
@@ -381,13 +382,15 @@ static PX_NOINLINE bool sliver_recheck(px_simplex* s, vec3 v, float* vv)
 }
 
 /* A cold run on built hulls with direction tables takes a cache miss on a cell at every support. That pays
- * while the pair is apart, where GJK converges in a few steps along slowly turning directions; a pair that
- * overlaps, or nearly touches, takes steps in every direction and then usually EPA, which scans the hulls'
- * transposed copies (px_hull.soa) from end to end anyway. So a cold run whose first step does not prove the
- * pair apart scans those copies from its second support on: the hulls' data streams into the cache once
- * (bench_contact's overlapping built hulls, cycling: 256 vertices 6.9 -> 5.3 us, 1024 vertices 12.8 -> 10.6
- * us). Both find a support vertex. True with the copy of the pair in *scanning; false when no hull of the pair
- * is climbed with a copy kept. */
+ * while the pair is apart, where GJK converges in a few steps along slowly turning directions; in a contact
+ * query, a pair that overlaps or nearly touches takes steps in every direction and then usually EPA, which
+ * scans the hulls' transposed copies (px_hull.soa) from end to end anyway. So a contact query's cold run
+ * whose first step does not prove the pair apart scans those copies from its second support on: the hulls'
+ * data streams into the cache once (bench_contact's overlapping built hulls, cycling: 256 vertices 6.9 -> 5.3
+ * us, 1024 vertices 12.8 -> 10.6 us). Not for casts: their runs follow one another on the same hull, whose
+ * table is then warm (a ray cast against a 256-vertex hull: 1.7 -> 2.8 us with the switch). Both find a
+ * support vertex. True with the copy of the pair in *scanning; false when no hull of the pair is climbed with
+ * a copy kept. */
 static bool gjk_scanning_pair(const pxi_gjk_pair* pair, pxi_gjk_pair* scanning)
 {
     if (pair->climb_a == NULL && pair->climb_b == NULL)
@@ -544,7 +547,7 @@ iterate:
             accel = true; /* proven apart: the momentum from the next step on */
             *accelerated = true;
         }
-        if (iter == 1 && !warm && !(vw > 0.0f) && gjk_scanning_pair(pair_in, &scanning))
+        if (iter == 1 && pair_in->scan_when_close && !warm && !(vw > 0.0f) && gjk_scanning_pair(pair_in, &scanning))
         {
             pair = &scanning; /* not proven apart by the first step: scan from the next support on */
         }

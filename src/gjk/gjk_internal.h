@@ -25,6 +25,11 @@ typedef struct pxi_gjk_pair
     const float* scanned_a;
     const float* scanned_b;
     uint8_t copies; /* hulls GJK scans through transposed copies (gjk.c): 1 for A, 2 for B */
+    /* Set by contact queries (false from pxi_gjk_pair_init): a cold GJK run on hulls with direction tables
+     * that its first step does not prove apart scans the hulls' kept copies instead (gjk_scanning_pair),
+     * since EPA usually follows and scans them anyway. Casts and distance queries keep the tables, which
+     * their repeated or converging runs find warm. */
+    bool scan_when_close;
     /* Bound on |w| for every w of this pair (|p_b| plus the shapes' bounding radii; for triangles and
      * segments, the larger of that bound measured from their middles and their coordinates' reach), or -1
      * when a shape cannot tell (user support functions). It scales the touching band, so the band is the

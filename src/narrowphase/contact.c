@@ -653,6 +653,7 @@ px_status px_contact_relative(const px_gjk_input* input, const px_contact_config
     px_contact_config defaults;
     pxi_gjk_pair pair;
     pxi_gjk_pair_init(&pair, input->a, input->b, &rel);
+    pair.scan_when_close = true; /* EPA may follow: gjk_scanning_pair */
     status = pxi_gjk_pair_range(&pair, 0.0f);
     if (status == PX_OK)
     {
