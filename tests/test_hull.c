@@ -2447,6 +2447,76 @@ static int kept_copy_contacts(void)
     return failures == 0 ? 0 : 1;
 }
 
+/* A built hull of 8 to 64 vertices as B of an EPA query: EPA poses such a B in A's frame once per query
+ * (its copy of B's points, moved by B's pose) and scans it along -d, where a larger B is scanned in its own
+ * frame along the rotated direction. The two pick different vertices where supports tie within rounding (a
+ * face towards the direction), so the built hull must take the path its points take as a plain cloud: the
+ * kept copy (px_hull.soa) is only for B's that are not posed. The contacts must then be the cloud's, bit for
+ * bit (hulls over 32 vertices: no separating-axis path; both scanned, not climbed). Before, overlapping
+ * pairs differed by up to EPA's tolerance (1e-4 of the depth: 1.17864668 against the cloud's 1.17876172). */
+static int kept_copy_small_b_is_posed(void)
+{
+    int failures = 0;
+    const int sizes[3] = { 40, 64, 65 };
+    for (int si = 0; si < 3; ++si)
+    {
+        const int n = sizes[si];
+        float* pa = make_cloud(CLOUD_BALL, 200, 6090 + (uint64_t)si);
+        float* pb = make_cloud(CLOUD_ELLIPSOID, n, 6190 + (uint64_t)si);
+        px_hull_def scan = px_hull_default_def();
+        scan.climb_min_vertices = INT_MAX;
+        px_hull* hb = NULL;
+        PX_CHECK_STATUS(px_hull_create(pb, n, &scan, &hb), PX_OK);
+        PX_CHECK(px_hull_vertex_count(hb) >= PXI_HULL_SOA_MIN_VERTICES && px_hull_vertex_count(hb) > 32);
+        const px_shape a = px_shape_hull(pa, 200);
+        const px_shape built = px_shape_from_hull(hb);
+        const px_shape cloud = px_shape_hull(px_hull_vertices(hb), px_hull_vertex_count(hb));
+        const double side = cloud_side(pb, n);
+        px_rng r = px_rng_seeded(6091 + (uint64_t)si);
+        int differ = 0;
+        for (int t = 0; t < 400; ++t)
+        {
+            px_gjk_input in;
+            double u[3], q[4];
+            px_rng_unit_vector(&r, u);
+            px_rng_quat(&r, q);
+            const double reach = px_rng_range(&r, 0.0, 0.6);
+            for (int k = 0; k < 3; ++k)
+            {
+                in.b_in_a.p[k] = (float)(u[k] * reach * side);
+            }
+            for (int k = 0; k < 4; ++k)
+            {
+                in.b_in_a.q[k] = (float)q[k];
+            }
+            in.a = &a;
+            px_contact cb, cc;
+            in.b = &built;
+            PX_CHECK(!PX_FAILED(px_contact_relative(&in, NULL, NULL, &cb)));
+            in.b = &cloud;
+            PX_CHECK(!PX_FAILED(px_contact_relative(&in, NULL, NULL, &cc)));
+            if (cb.distance != cc.distance || cb.normal[0] != cc.normal[0] || cb.normal[1] != cc.normal[1] ||
+                cb.normal[2] != cc.normal[2])
+            {
+                if (differ++ < 3)
+                {
+                    fprintf(stderr, "n %d pose %d: built B %.9g (%a), cloud B %.9g (%a)\n", n, t, cb.distance,
+                            cb.distance, cc.distance, cc.distance);
+                }
+            }
+        }
+        if (differ > 0)
+        {
+            fprintf(stderr, "n %d: %d of 400 contacts differ from the cloud's\n", n, differ);
+            ++failures;
+        }
+        px_hull_destroy(hb);
+        free(pa);
+        free(pb);
+    }
+    return failures == 0 ? 0 : 1;
+}
+
 int test_hull(void)
 {
     PX_SUITE_BEGIN;
@@ -2480,5 +2550,6 @@ int test_hull(void)
     PX_RUN_SUBTEST(direction_table_tiny);
     PX_RUN_SUBTEST(direction_table_flat_pyramid);
     PX_RUN_SUBTEST(kept_copy_contacts);
+    PX_RUN_SUBTEST(kept_copy_small_b_is_posed);
     PX_SUITE_END;
 }

@@ -174,9 +174,13 @@ static void epa_shapes_transpose(epa_shapes* shapes, float* buffer)
      * overflow, take the scan without the non-finite check (as GJK's, gjk.c). */
     const bool bounded = pair->w_bound >= 0.0f && pair->w_bound < PX_MAX_PAIR_SIZE;
     /* built hulls keep their copy (px_hull.soa): nothing to make, and B's is scanned along directions
-     * rotated into its frame */
+     * rotated into its frame. Not a B small enough to be posed (below): its posed copy is the faster one,
+     * and the vertices it picks where supports tie within rounding are the ones its points pick as a plain
+     * cloud, which a built hull's contacts must match (test_hull.c, kept_copy_small_b_is_posed). */
     const float* kept_a = pair->scan_a != NULL ? pxi_hull_shape_soa(pair->a) : NULL;
-    const float* kept_b = pair->scan_b != NULL ? pxi_hull_shape_soa(pair->b) : NULL;
+    const float* kept_b = pair->scan_b != NULL && pair->b->hull.count > EPA_POSED_MAX_POINTS
+                              ? pxi_hull_shape_soa(pair->b)
+                              : NULL;
     if (kept_a != NULL)
     {
         shapes->soa_a = kept_a;
