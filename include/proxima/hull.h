@@ -13,9 +13,10 @@
 /// 190 bytes per vertex, and adds 20-40% to the build time (1024 to 4096 vertices); smaller hulls keep six
 /// cells (under 1 KB), as starts for the odd climb. Hulls of 8 vertices or more also keep their vertices
 /// transposed (x, y, z in three arrays, 12 bytes per vertex), which the scans read: GJK below the table's
-/// size, EPA always (its directions jump from face to face, where a scan of the whole copy beats the table),
-/// and a GJK run on cold tables whose first step does not prove the shapes apart (an overlapping pair's
-/// supports then jump too, and EPA will read the whole copy anyway). Small solid hulls
+/// size; EPA at every size (its directions jump from face to face, where a scan of the whole copy beats the
+/// table), except for a second shape of up to 64 vertices, posed per query as a cloud's would be; and a
+/// contact query's GJK run on cold tables of up to 1024 vertices whose first step does not prove the shapes
+/// apart (an overlapping pair's supports then jump too, and EPA will read the whole copy anyway). Small solid hulls
 /// (up to 32 vertices) also keep a compact copy of their vertices, face planes and edges, with which
 /// px_contact_world computes the exact penetration depth of two of them (or of a box and one) by the
 /// separating-axis test instead of EPA (contact.h).

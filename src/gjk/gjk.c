@@ -388,18 +388,25 @@ static PX_NOINLINE bool sliver_recheck(px_simplex* s, vec3 v, float* vv)
  * whose first step does not prove the pair apart scans those copies from its second support on: the hulls'
  * data streams into the cache once (bench_contact's overlapping built hulls, cycling: 256 vertices 6.9 -> 5.3
  * us, 1024 vertices 12.8 -> 10.6 us). Not for casts: their runs follow one another on the same hull, whose
- * table is then warm (a ray cast against a 256-vertex hull: 1.7 -> 2.8 us with the switch). Both find a
- * support vertex. True with the copy of the pair in *scanning; false when no hull of the pair is climbed with
- * a copy kept. */
+ * table is then warm (a ray cast against a 256-vertex hull: 1.7 -> 2.8 us with the switch). Only hulls of up
+ * to GJK_SCAN_SWITCH_MAX_VERTICES: above, a scan loses to the table even on cold data (hull.h), and a pair
+ * apart that the first step does not prove so (elongated hulls side by side) paid a whole scan per support
+ * (4077 vertices 1.1 -> 10.6 us a distance query, 15371 vertices 1.7 -> 30 us, the overlap query 0.8 -> 7.4
+ * us, before casts and distance queries kept the tables). Both find a support vertex. True with the copy of
+ * the pair in *scanning; false when no hull of the pair is climbed with a copy kept and at most that many
+ * vertices. */
+#define GJK_SCAN_SWITCH_MAX_VERTICES 1024
 static bool gjk_scanning_pair(const pxi_gjk_pair* pair, pxi_gjk_pair* scanning)
 {
-    if (pair->climb_a == NULL && pair->climb_b == NULL)
+    const bool sa = pair->climb_a != NULL && pair->a->hull.count <= GJK_SCAN_SWITCH_MAX_VERTICES;
+    const bool sb = pair->climb_b != NULL && pair->b->hull.count <= GJK_SCAN_SWITCH_MAX_VERTICES;
+    if (!sa && !sb)
     {
         return false;
     }
     *scanning = *pair;
-    const bool a = pair->climb_a != NULL && gjk_scan_kept_copy(scanning, 0);
-    const bool b = pair->climb_b != NULL && gjk_scan_kept_copy(scanning, 1);
+    const bool a = sa && gjk_scan_kept_copy(scanning, 0);
+    const bool b = sb && gjk_scan_kept_copy(scanning, 1);
     return a || b;
 }
 
