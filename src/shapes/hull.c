@@ -181,7 +181,8 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
                                  : 0;
     size_t off_sat = align_up(sizeof(struct px_hull));
     size_t off_vertices = align_up(off_sat + sat_bytes);
-    const size_t soa_floats = vc >= PXI_HULL_SOA_MIN_VERTICES ? 3 * (size_t)vc : 0;
+    const size_t soa_floats =
+        vc >= PXI_HULL_SOA_MIN_VERTICES && vc < PXI_HULL_SOA_MAX_VERTICES ? 3 * (size_t)vc : 0;
     size_t off_soa = align_up(off_vertices + 3 * sizeof(float) * (size_t)vc);
     size_t off_faces = align_up(off_soa + sizeof(float) * soa_floats);
     size_t off_indices = align_up(off_faces + sizeof(px_hull_face) * (size_t)fc);

@@ -52,8 +52,10 @@ typedef struct pxi_dir_cell
 /* Hulls of up to this many vertices keep a compact copy for the separating-axis test (px_hull.sat). */
 #define PXI_HULL_SAT_MAX_VERTICES 32
 /* Hulls of at least this many vertices keep a transposed copy of them (px_hull.soa): below, the scans of
- * such copies have no full vector step. */
+ * such copies have no full vector step. Up to PXI_HULL_SOA_MAX_VERTICES: the copies' vector scans count
+ * their indices in float lanes, exact below 2^24. */
 #define PXI_HULL_SOA_MIN_VERTICES 8
+#define PXI_HULL_SOA_MAX_VERTICES (1 << 24)
 
 struct px_hull
 {
