@@ -208,7 +208,8 @@ static bool emit(hull_build* b, int dimension, px_hull** result)
     const int cell_k = pxi_hull_cell_k(vc, b->climb_min_vertices);
     size_t off_cells = align_up(off_nodes + sizeof(pxi_climb_node) * node_bound);
     size_t total = align_up(off_cells + 128 + sizeof(pxi_dir_cell) * 6 * (size_t)cell_k * (size_t)cell_k);
-    unsigned char* block = pxi_alloc(&b->alloc, total);
+    /* on a cache line of its own: the struct's first 64 bytes are what a support reads (hull_internal.h) */
+    unsigned char* block = pxi_alloc_aligned(&b->alloc, total, 64);
     if (block == NULL)
     {
         b->status = PX_ERR_OUT_OF_MEMORY;

@@ -59,13 +59,31 @@ typedef struct pxi_dir_cell
 
 struct px_hull
 {
-    /* What every query reads first, in the first 64 bytes of the block (a query on a cold hull then takes one
-     * miss for these and one run of consecutive lines for the separating-axis copy that follows them). */
+    /* What a support reads, in the first 64 bytes of the block (a query on a cold hull takes one miss for
+     * them; the separating-axis test's fields follow in the next line, then its copy: one run of consecutive
+     * lines it can ask for at once). GJK's lookups in the direction table read nothing else of the struct
+     * (with climb_origin in the second line they had taken one miss more per hull and query). */
     int dimension; /* 0 point, 1 segment, 2 flat polygon, 3 solid */
     int vertex_count;
+    float* vertices; /* packed xyz [(x, y, z) * vertex_count] */
+    /* The vertices transposed, x[vertex_count], then y[], then z[] (the layout of the scans of epa_scan.c),
+     * for hulls of PXI_HULL_SOA_MIN_VERTICES to PXI_HULL_SOA_MAX_VERTICES vertices, NULL otherwise: GJK and
+     * EPA scan it where they would otherwise make the same copy on every query (pxi_hull_shape_soa). */
+    float* soa;
+    pxi_dir_cell* cells; /* the direction table (below), [6 * cell_k * cell_k], 128-byte aligned */
+    pxi_climb_node* climb_nodes; /* the climbing graph (below) */
+    int cell_k;
+    int climb_min_vertices; /* px_hull_def.climb_min_vertices: GJK climbs this hull from this many vertices */
+    /* Subtracted from every position in the climb's dot products (pxi_hull_climb_dot): the centroid for a
+     * hull farther from the origin than 8 extents, zero (the same values as plain dot products) otherwise.
+     * Far out, plain dot products round to the same float over many neighbours (an ulp of 2e5 is 0.016),
+     * and the climb, which moves only to a strictly higher one, stalled 0.22 short on a unit sphere at 1e5
+     * (review 50); relative to the centroid they carry the hull's own precision. */
+    vec3 climb_origin;
+    float extent; /* largest distance of a vertex from the centroid (the hull's scale) */
+
     int face_count;
     int edge_count;
-    float* vertices;        /* packed xyz [(x, y, z) * vertex_count] */
     /* The separating-axis test's copy of a small solid hull (narrowphase/hull_sat.c; hull.c writes it for
      * the hulls that qualify), right after this struct in the block, so that a query reads a few
      * consecutive cache lines and can ask for all of them at once:
@@ -76,20 +94,7 @@ struct px_hull
      * NULL for hulls that do not qualify. */
     float* sat;
     int sat_bytes;
-    /* The vertices transposed, x[vertex_count], then y[], then z[] (the layout of the scans of epa_scan.c),
-     * for hulls of at least PXI_HULL_SOA_MIN_VERTICES vertices, NULL otherwise: GJK and EPA scan it where
-     * they would otherwise make the same copy on every query (pxi_hull_shape_soa). */
-    float* soa;
-    float extent;           /* largest distance of a vertex from the centroid (the hull's scale) */
-    vec3 centroid;          /* mean of the vertices */
-    /* Subtracted from every position in the climb's dot products (pxi_hull_climb_dot): the centroid for a
-     * hull farther from the origin than 8 extents, zero (the same values as plain dot products) otherwise.
-     * Far out, plain dot products round to the same float over many neighbours (an ulp of 2e5 is 0.016),
-     * and the climb, which moves only to a strictly higher one, stalled 0.22 short on a unit sphere at 1e5
-     * (review 50); relative to the centroid they carry the hull's own precision. */
-    vec3 climb_origin;
-    int climb_min_vertices; /* px_hull_def.climb_min_vertices: GJK climbs this hull from this many vertices */
-    pxi_climb_node* climb_nodes; /* the climbing graph (below) */
+    vec3 centroid; /* mean of the vertices */
     px_allocator allocator; /* the resolved allocator that owns `block` */
     void* block;            /* one allocation holding every array below */
     size_t block_size;
@@ -123,10 +128,9 @@ struct px_hull
     /* The direction table: a cube map of directions. Each of the 6 cube faces (+x, -x, +y, -y, +z, -z) is
      * cut into cell_k x cell_k cells, and cells[(face * cell_k + i) * cell_k + j] lists the vertices whose
      * normal cone meets the directions of cell (i, j) (see pxi_dir_cell): the support along any direction of
-     * the cell is one of them. A support reads one cache line and compares four dot products; it climbs
-     * only in the cells with more than four candidates, from the best of those listed. */
-    int cell_k;
-    pxi_dir_cell* cells; /* [6 * cell_k * cell_k], 64-byte aligned */
+     * the cell is one of them. A support reads one cell (two cache lines) and compares eight dot products; it
+     * climbs only in the cells with more than eight candidates, from the best of those listed. */
+    /* cell_k and cells: at the top */
 };
 
 /* The transposed copy of a hull shape's points (px_hull.soa) when the shape is a whole built hull that
