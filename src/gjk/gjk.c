@@ -202,11 +202,11 @@ void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b,
     pair->climb_b = pxi_climbing_hull(b);
     pair->scan_when_close = false;
     /* built hulls that are scanned, not climbed, scan the copy they keep: nothing to make per query */
-    if (pair->climb_a == NULL)
+    if (pair->climb_a == NULL && a->type == PX_SHAPE_HULL && a->hull.built != NULL)
     {
         (void)gjk_scan_kept_copy(pair, 0);
     }
-    if (pair->climb_b == NULL)
+    if (pair->climb_b == NULL && b->type == PX_SHAPE_HULL && b->hull.built != NULL)
     {
         (void)gjk_scan_kept_copy(pair, 1);
     }
