@@ -920,12 +920,43 @@ static void correct_contact(const px_mesh* m, const px_transform* mp, int t, con
     }
 }
 
+/* Whether the query may drop the contact of triangle t (raw, triangle as A, world frame) by the vertex rule
+ * (mesh_edges_internal.h): its witness at a vertex an edge of whose one-ring climbs towards the shape. At half
+ * the query's threshold, so that rounding on either side of it leaves the contact optional, never required;
+ * on the raw contact, whether or not an edge rule then changes it. */
+static bool vertex_ghost_contact(const px_mesh* m, const px_transform* mp, int t, const px_contact* c)
+{
+    px_transform id = PX_TRANSFORM_IDENTITY_INIT;
+    px_shape tri = mesh_triangle(m, t);
+    vec3 w[3];
+    px_transform_point(mp != NULL ? mp : &id, tri.triangle.a, w[0]);
+    px_transform_point(mp != NULL ? mp : &id, tri.triangle.b, w[1]);
+    px_transform_point(mp != NULL ? mp : &id, tri.triangle.c, w[2]);
+    const int k = pxi_witness_vertex(w[0], w[1], w[2], c->point_a);
+    if (k < 0)
+    {
+        return false;
+    }
+    int32_t ring[16][2];
+    const int count = pxi_mesh_vertex_ring(m, t, k, ring, 16);
+    vec3 rw[32];
+    for (int i = 0; i < count; ++i)
+    {
+        for (int j = 0; j < 2; ++j)
+        {
+            px_transform_point(mp != NULL ? mp : &id, &px_mesh_vertices(m)[3 * ring[i][j]], rw[2 * i + j]);
+        }
+    }
+    return pxi_vertex_contact_climb(w[k], (const float(*)[3])rw, 2 * count, c->normal, 0.5f * PXI_EDGE_OUT_MIN) >= 0;
+}
+
 /* The brute force of a contact query: px_contact_world on a triangle, and the same with the internal-edge
  * correction (equal when it does not apply). */
 typedef struct brute_contact
 {
     px_contact raw;
     px_contact corrected;
+    bool optional; /* the vertex rule may drop it */
 } brute_contact;
 
 /* Smallest and largest distance the query may report for a triangle. */
@@ -936,7 +967,7 @@ static float brute_low(const brute_contact* b)
 
 static float brute_high(const brute_contact* b)
 {
-    return fmaxf(b->raw.distance, b->corrected.distance);
+    return b->optional ? INFINITY : fmaxf(b->raw.distance, b->corrected.distance);
 }
 
 /* One contact query against brute force (px_contact_world on every triangle, with the internal-edge
@@ -966,9 +997,11 @@ static int check_contacts(const px_mesh* m, const px_transform* mp, const px_sha
         px_shape tri = mesh_triangle(m, t);
         PX_CHECK(px_contact_world(&tri, mp != NULL ? mp : &id, s, sp, NULL, &bf[t].raw) >= 0);
         bf[t].corrected = bf[t].raw;
+        bf[t].optional = false;
         if (bf[t].raw.distance <= margin + tol)
         {
             correct_contact(m, mp, t, s, sp, &bf[t].corrected);
+            bf[t].optional = px_mesh_active_edges(m) != NULL && vertex_ghost_contact(m, mp, t, &bf[t].raw);
         }
         if (brute_high(&bf[t]) <= margin - tol)
         {

@@ -1402,6 +1402,223 @@ static int overhang_sunk_box(void)
     return 0;
 }
 
+/* A roof: a ridge along x at height 1 (vertices every 1 from -5 to 5), slopes falling to eaves at z = +-1.7,
+ * four triangles per bay. */
+static px_mesh* roof_mesh(void)
+{
+    enum { NX = 11 };
+    float v[3 * 3 * NX];
+    int32_t idx[3 * 4 * (NX - 1)];
+    for (int i = 0; i < NX; ++i)
+    {
+        const float x = (float)(i - 5);
+        const float r[9] = { x, 1.0f, 0.0f, x, 0.0f, 1.7f, x, 0.0f, -1.7f };
+        memcpy(v + 9 * i, r, sizeof(r));
+    }
+    for (int i = 0; i + 1 < NX; ++i)
+    {
+        const int32_t r0 = 3 * i, p0 = r0 + 1, m0 = r0 + 2, r1 = r0 + 3, p1 = r0 + 4, m1 = r0 + 5;
+        const int32_t t[12] = { r0, p0, p1, r0, p1, r1, r0, r1, m1, r0, m1, m0 };
+        memcpy(idx + 12 * i, t, sizeof(t));
+    }
+    px_mesh* mesh = NULL;
+    return px_mesh_create(v, 3 * NX, idx, 4 * (NX - 1), NULL, &mesh) == PX_OK ? mesh : NULL;
+}
+
+/* The vertex rule. A sphere pressed 0.05 into a roof's ridge and rolled along it touches the ridge, whose
+ * contact normal is straight up; the triangles past the ridge vertex ahead of (or behind) it had touched it
+ * at that vertex with a normal tilted back along the ridge (12 degrees at 0.1 before the vertex, 0.039 deep
+ * instead of 0.05): a bump at every vertex. Every contact, in the query and in the world, must now be the
+ * ridge's, 0.05 deep (the analytic depth). A sphere over the apex of a pyramid, where every edge falls away
+ * from the vertex, keeps its vertex contacts: one per face, all along the line from the apex to its centre. */
+static int ridge_vertex_ghosts(void)
+{
+    px_mesh* mesh = roof_mesh();
+    PX_CHECK(mesh != NULL);
+    const px_shape shapes[2] = { px_shape_sphere(0.5f), px_shape_capsule(0.3f, 0.5f) };
+    int checked = 0;
+    for (int si = 0; si < 2; ++si)
+    {
+        px_body_id body;
+        px_world* world = make_world(mesh, &shapes[si], 0.02f, &body);
+        PX_CHECK(world != NULL);
+        for (int step = 0; step <= 160; ++step)
+        {
+            /* the capsule lies across the ridge (its axis along z), so that its round side rolls on it */
+            px_transform pose = PX_TRANSFORM_IDENTITY_INIT;
+            if (si == 1)
+            {
+                pose.q[0] = sinf(0.25f * 3.14159265f);
+                pose.q[3] = cosf(0.25f * 3.14159265f);
+            }
+            pose.p[0] = -4.0f + 0.05f * (float)step;
+            pose.p[1] = 1.0f + 0.5f - 0.05f;
+            px_mesh_contact mc[16];
+            int n = 0;
+            PX_CHECK(px_mesh_shape_contacts(mesh, NULL, &shapes[si], &pose, 0.02f, mc, 16, &n) == PX_OK && n <= 16);
+            PX_CHECK(n >= 1);
+            for (int k = 0; k < n; ++k)
+            {
+                if (!(fabsf(mc[k].normal[0]) <= 1e-4f && fabsf(mc[k].distance + 0.05f) <= 1e-4f))
+                {
+                    fprintf(stderr, "shape %d at x %g: triangle %d distance %g normal (%g %g %g)\n", si,
+                            (double)pose.p[0], mc[k].triangle, (double)mc[k].distance, (double)mc[k].normal[0],
+                            (double)mc[k].normal[1], (double)mc[k].normal[2]);
+                    return 1;
+                }
+            }
+            PX_CHECK_STATUS(px_world_set_pose(world, body, &pose), PX_OK);
+            PX_CHECK(px_world_update(world) >= 0);
+            int wn = 0;
+            const px_world_contact* wc = px_world_contacts(world, &wn);
+            PX_CHECK(wn >= 1);
+            for (int k = 0; k < wn; ++k)
+            {
+                /* the body is B: its normal points from the mesh to it */
+                const px_manifold* m = &wc[k].manifold;
+                PX_CHECK(m->count >= 1);
+                if (!(fabsf(m->normal[0]) <= 1e-4f))
+                {
+                    fprintf(stderr, "shape %d at x %g: world triangle %d normal (%g %g %g)\n", si, (double)pose.p[0],
+                            wc[k].triangle, (double)m->normal[0], (double)m->normal[1], (double)m->normal[2]);
+                    return 1;
+                }
+                for (int j = 0; j < m->count; ++j)
+                {
+                    PX_CHECK_NEAR(m->points[j].separation, -0.05f, 1e-4f);
+                }
+            }
+            checked += n + wn;
+        }
+        px_world_destroy(world);
+    }
+    px_mesh_destroy(mesh);
+    PX_CHECK(checked > 600);
+
+    /* a pyramid: apex (0, 1, 0) over a square base, a sphere above the apex a little off its axis */
+    const float pv[5 * 3] = { 0, 1, 0, 1, 0, 1, 1, 0, -1, -1, 0, -1, -1, 0, 1 };
+    const int32_t pi[4 * 3] = { 0, 1, 2, 0, 2, 3, 0, 3, 4, 0, 4, 1 };
+    px_mesh* pyramid = NULL;
+    PX_CHECK_STATUS(px_mesh_create(pv, 5, pi, 4, NULL, &pyramid), PX_OK);
+    const px_shape ball = px_shape_sphere(0.5f);
+    px_transform pose = PX_TRANSFORM_IDENTITY_INIT;
+    pose.p[0] = 0.05f;
+    pose.p[1] = 1.49f;
+    pose.p[2] = -0.03f;
+    px_mesh_contact mc[8];
+    int n = 0;
+    PX_CHECK(px_mesh_shape_contacts(pyramid, NULL, &ball, &pose, 0.02f, mc, 8, &n) == PX_OK);
+    PX_CHECK(n == 4);
+    const float len = sqrtf(0.05f * 0.05f + 0.49f * 0.49f + 0.03f * 0.03f);
+    for (int k = 0; k < n; ++k)
+    {
+        PX_CHECK_NEAR(mc[k].distance, len - 0.5f, 1e-5f);
+        PX_CHECK_NEAR(mc[k].normal[0], 0.05f / len, 1e-4f);
+        PX_CHECK_NEAR(mc[k].normal[1], 0.49f / len, 1e-4f);
+        PX_CHECK_NEAR(mc[k].normal[2], -0.03f / len, 1e-4f);
+    }
+    px_mesh_destroy(pyramid);
+    return 0;
+}
+
+/* The vertex rule never takes a shape's last contact: on a bumpy terrain (random heights, every vertex a
+ * peak, a pit or a saddle), boxes, spheres and capsules from 5 cm above the surface to 10 cm into it. Whenever
+ * some triangle is within the margin of the shape (px_contact_world on each, brute force), the query reports
+ * a contact at least as deep as the deepest of them. (A first version dropped every ghost at once: boxes with
+ * a corner pushed into a saddle lost all their contacts, 8 in 40 000 queries.) */
+static int vertex_rule_keeps_deepest(void)
+{
+    enum { N = 12 };
+    px_rng rng = px_rng_seeded(0x76727567);
+    float v[3 * (N + 1) * (N + 1)];
+    int32_t idx[6 * N * N];
+    for (int i = 0; i <= N; ++i)
+    {
+        for (int j = 0; j <= N; ++j)
+        {
+            float* p = v + 3 * (i * (N + 1) + j);
+            p[0] = (float)i;
+            p[1] = (float)px_rng_range(&rng, -0.6, 0.6);
+            p[2] = (float)j;
+        }
+    }
+    int nt = 0;
+    for (int i = 0; i < N; ++i)
+    {
+        for (int j = 0; j < N; ++j)
+        {
+            const int32_t a = i * (N + 1) + j, b = a + 1, c = a + N + 1, d = c + 1;
+            const int32_t t0[6] = { a, b, d, a, d, c }, t1[6] = { a, b, c, b, d, c };
+            memcpy(idx + 3 * nt, px_rng_range(&rng, 0.0, 1.0) < 0.5 ? t0 : t1, sizeof(t0));
+            nt += 2;
+        }
+    }
+    px_mesh* mesh = NULL;
+    PX_CHECK_STATUS(px_mesh_create(v, (N + 1) * (N + 1), idx, nt, NULL, &mesh), PX_OK);
+    const vec3 he = { 0.3f, 0.2f, 0.4f };
+    const px_shape shapes[3] = { px_shape_box(he), px_shape_sphere(0.4f), px_shape_capsule(0.4f, 0.25f) };
+    int with_contacts = 0;
+    for (int q = 0; q < 3000; ++q)
+    {
+        const px_shape* s = &shapes[q % 3];
+        px_transform pose = PX_TRANSFORM_IDENTITY_INIT;
+        double quat[4];
+        px_rng_quat(&rng, quat);
+        for (int k = 0; k < 4; ++k)
+        {
+            pose.q[k] = (float)quat[k];
+        }
+        pose.p[0] = (float)px_rng_range(&rng, 1.5, N - 1.5);
+        pose.p[1] = 3.0f;
+        pose.p[2] = (float)px_rng_range(&rng, 1.5, N - 1.5);
+        /* lowered onto the surface (the distance is not vertical: a few steps), then by -5 to 10 cm */
+        for (int step = 0; step < 8; ++step)
+        {
+            px_mesh_distance_result d;
+            PX_CHECK(px_mesh_shape_distance(mesh, NULL, s, &pose, 100.0f, &d) >= 0 && d.found);
+            pose.p[1] -= d.distance;
+            if (d.distance < 1e-4f)
+            {
+                break;
+            }
+        }
+        pose.p[1] -= (float)px_rng_range(&rng, -0.05, 0.1);
+        float deepest = INFINITY;
+        for (int t = 0; t < nt; ++t)
+        {
+            const px_shape tri = px_shape_triangle(v + 3 * idx[3 * t], v + 3 * idx[3 * t + 1], v + 3 * idx[3 * t + 2]);
+            const px_transform id = PX_TRANSFORM_IDENTITY_INIT;
+            px_contact c;
+            PX_CHECK(px_contact_world(&tri, &id, s, &pose, NULL, &c) >= 0);
+            deepest = fminf(deepest, c.distance);
+        }
+        px_mesh_contact mc[64];
+        int n = 0;
+        PX_CHECK(px_mesh_shape_contacts(mesh, NULL, s, &pose, 0.02f, mc, 64, &n) >= 0 && n <= 64);
+        if (!(deepest <= 0.02f))
+        {
+            continue;
+        }
+        ++with_contacts;
+        float got = INFINITY;
+        for (int k = 0; k < n; ++k)
+        {
+            got = fminf(got, mc[k].distance);
+        }
+        if (!(got <= deepest + 1e-4f))
+        {
+            fprintf(stderr, "query %d (shape %d): deepest triangle contact %g, the query's %g (%d contacts)\n", q, q % 3,
+                    (double)deepest, (double)got, n);
+            px_mesh_destroy(mesh);
+            return 1;
+        }
+    }
+    px_mesh_destroy(mesh);
+    printf("    %d of 3000 queries with a triangle within the margin\n", with_contacts);
+    PX_CHECK(with_contacts > 1500);
+    return 0;
+}
+
 int test_mesh_edges(void)
 {
     PX_SUITE_BEGIN;
@@ -1420,5 +1637,7 @@ int test_mesh_edges(void)
     PX_RUN_SUBTEST(overhang_sunk_box);
     PX_RUN_SUBTEST(seam_corner_depth);
     PX_RUN_SUBTEST(landing_sweeps);
+    PX_RUN_SUBTEST(ridge_vertex_ghosts);
+    PX_RUN_SUBTEST(vertex_rule_keeps_deepest);
     PX_SUITE_END;
 }

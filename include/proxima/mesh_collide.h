@@ -78,7 +78,8 @@ typedef struct px_mesh_contact
                       ///< normal separates it from this triangle when distance < 0
 } px_mesh_contact;
 
-/// Contacts of a posed convex shape against a mesh: one per triangle within margin of the shape.
+/// Contacts of a posed convex shape against a mesh: one per triangle within margin of the shape (but for
+/// the vertex rule below).
 ///
 /// Candidates are the triangles whose bounding boxes overlap the shape's box grown by the margin; a GJK
 /// overlap test against the shape grown by the margin drops those that are farther, and each remaining
@@ -95,7 +96,13 @@ typedef struct px_mesh_contact
 /// the shape's deepest point over the plane through the edge) and the face normal at a concave one, where
 /// that deepest point lies over the triangle or the neighbour (a neighbour narrower than the shape, a bevel,
 /// leaves the contact as it was): a capsule on a floor touching a ridge's edge had got a normal leaning
-/// away from the ridge. Contacts at vertices keep their normals (the mesh keeps no vertex neighbourhoods).
+/// away from the ridge. A contact that neither rule changes, whose witness lies at a vertex of its
+/// triangle, is dropped when an edge around that vertex (of the triangles sharing it, found across edge
+/// neighbours) climbs towards the shape and a triangle on that edge has a contact deeper (or nearer) by more
+/// than a tolerance: the vertex is then not where the shape meets the mesh, and that triangle reports the
+/// contact (a sphere rolling along a roof's ridge had got, from the triangles past each ridge vertex, a
+/// normal tilted back along the ridge by up to 12 degrees). The deepest contact around a vertex is never
+/// dropped, and a vertex every edge falls away from (a peak) keeps its contacts.
 ///
 /// When more than capacity triangles qualify, the capacity deepest ones are kept (smallest signed
 /// distance; the lowest index among equals), so a small buffer still holds the contacts that matter most.

@@ -581,3 +581,65 @@ px_mesh_stats px_mesh_get_stats(const px_mesh* mesh)
                      (size_t)mesh->packet_count * sizeof(pxi_mesh_packet);
     return s;
 }
+
+/* Whether vertex i of the mesh sits at position p (welded vertices share positions, not indices). */
+static bool vertex_at(const px_mesh* mesh, int32_t i, const float* p)
+{
+    const float* q = &mesh->vertices[3 * i];
+    return q[0] == p[0] && q[1] == p[1] && q[2] == p[2];
+}
+
+int pxi_mesh_vertex_ring(const px_mesh* mesh, int32_t triangle, int k, int32_t (*ring)[2], int cap)
+{
+    const int32_t* adj = mesh->edge_adj;
+    if (adj == NULL || cap <= 0 || triangle < 0 || triangle >= mesh->triangle_count || k < 0 || k > 2)
+    {
+        return 0;
+    }
+    const int32_t* own = &mesh->indices[3 * triangle];
+    const float* vp = &mesh->vertices[3 * own[k]];
+    ring[0][0] = own[(k + 1) % 3];
+    ring[0][1] = own[(k + 2) % 3];
+    int count = 1;
+    /* edge i runs from corner i to corner i + 1: the vertex's edges are k (leaving it) and k + 2 (entering) */
+    for (int way = 0; way < 2; ++way)
+    {
+        int32_t t = triangle;
+        int edge = way == 0 ? k : (k + 2) % 3;
+        while (count < cap)
+        {
+            const int32_t across = adj[3 * t + edge];
+            if (across < 0)
+            {
+                break; /* a boundary: the other way round next */
+            }
+            const int32_t tn = across / 3;
+            const int en = (int)(across % 3);
+            if (tn == triangle)
+            {
+                return count; /* round the vertex */
+            }
+            const int32_t* ix = &mesh->indices[3 * tn];
+            int kn;
+            if (vertex_at(mesh, ix[en], vp))
+            {
+                kn = en;
+            }
+            else if (vertex_at(mesh, ix[(en + 1) % 3], vp))
+            {
+                kn = (en + 1) % 3;
+            }
+            else
+            {
+                break; /* not reached: the shared edge holds the vertex */
+            }
+            ring[count][0] = ix[(kn + 1) % 3];
+            ring[count][1] = ix[(kn + 2) % 3];
+            ++count;
+            /* the vertex's other edge in tn (corner kn lies on edges kn and kn + 2; en is one of them) */
+            edge = en == kn ? (kn + 2) % 3 : kn;
+            t = tn;
+        }
+    }
+    return count;
+}

@@ -126,6 +126,12 @@ static inline int32_t pxi_mesh_adj_far_vertex(const px_mesh* mesh, int32_t adj)
     return mesh->indices[3 * t + (e + 2) % 3];
 }
 
+/* The triangles around corner k of triangle `triangle` (the one-ring of its vertex): the triangle first,
+ * then those reached across edge neighbours (edge_adj) one way round and, where that way meets a boundary
+ * (or an edge shared by more than two triangles), the other way; each as its two corners other than the
+ * vertex (vertex indices), at most cap of them. Returns how many (0 for a mesh without edge neighbours). */
+int pxi_mesh_vertex_ring(const px_mesh* mesh, int32_t triangle, int k, int32_t (*ring)[2], int cap);
+
 /* Fill mesh->active_edges and mesh->edge_adj (allocated by the caller) from the vertices and indices
  * (mesh.c). Temporary memory comes from the mesh's allocator; PX_ERR_OUT_OF_MEMORY when it fails, with
  * nothing leaked. */

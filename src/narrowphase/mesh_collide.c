@@ -378,6 +378,62 @@ static bool local_far_vertices(const mesh_query* q, const px_mesh* mesh, int32_t
     return any;
 }
 
+/* Largest number of triangles around a vertex the vertex rule reads (a ring with more is cut short: its
+ * edges are then a part of the ring's, and the rule can only miss a ghost, not make one). */
+#define PXI_RING_MAX_TRIANGLES 16
+
+/* The vertex rule (mesh_edges_internal.h) on contact c, which neither edge rule changed, of mesh triangle
+ * `triangle` (whole: the triangle in the shape's frame) as A, normal its normal from the triangle to the shape
+ * and witness its point on the triangle: whether it is a ghost to drop, its witness at a vertex with an edge
+ * of the vertex's one-ring climbing towards the shape, and a triangle on that edge with a contact deeper by
+ * more than the tolerance. */
+static bool vertex_ghost(const mesh_query* q, const px_mesh* mesh, int32_t triangle, const px_shape* whole,
+                         const px_contact* c, const vec3 normal, const vec3 witness)
+{
+    const float* corners[3] = { whole->triangle.a, whole->triangle.b, whole->triangle.c };
+    const int k = pxi_witness_vertex(corners[0], corners[1], corners[2], witness);
+    if (k < 0)
+    {
+        return false;
+    }
+    int32_t ring[PXI_RING_MAX_TRIANGLES][2];
+    const int count = pxi_mesh_vertex_ring(mesh, triangle, k, ring, PXI_RING_MAX_TRIANGLES);
+    float local[2 * PXI_RING_MAX_TRIANGLES][3];
+    for (int i = 0; i < count; ++i)
+    {
+        mesh_to_local(q, &mesh->vertices[3 * ring[i][0]], local[2 * i]);
+        mesh_to_local(q, &mesh->vertices[3 * ring[i][1]], local[2 * i + 1]);
+    }
+    const int climb =
+        pxi_vertex_contact_climb(corners[k], (const float(*)[3])local, 2 * count, normal, PXI_EDGE_OUT_MIN);
+    if (climb < 0)
+    {
+        return false;
+    }
+    /* the triangles on the climbing edge (the ring's first is this one) */
+    const int32_t u = ring[climb / 2][climb % 2];
+    const float tol = PXI_EDGE_ON_TOLERANCE * (fabsf(c->distance) + q->size) +
+                      64.0f * FLT_EPSILON * (q->size + fabsf(c->distance));
+    for (int i = 1; i < count; ++i)
+    {
+        if (ring[i][0] != u && ring[i][1] != u)
+        {
+            continue;
+        }
+        px_shape other = px_shape_triangle(corners[k], local[2 * i], local[2 * i + 1]);
+        px_gjk_input input;
+        input.a = &other;
+        input.b = q->shape;
+        px_transform_identity(&input.b_in_a);
+        px_contact oc;
+        if (px_contact_relative(&input, NULL, NULL, &oc) >= 0 && oc.distance < c->distance - tol)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The smallest triangle similar to tri (its edges parallel to tri's, vertex i for vertex i) that holds the
  * piece pts[0..count) of tri, written over tri; false when the piece is a point. It lies inside tri: its
  * edges are the lines, parallel to tri's, through the piece's extreme points (barycentric coordinate i of its
@@ -536,6 +592,10 @@ px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mes
         turn = pxi_contact_along(&turned, plane_point, fn, q->shape, NULL) &&
                pxi_edge_neighbour_holds(whole.triangle.a, whole.triangle.b, whole.triangle.c, edge, far[edge], &turned,
                                         c.distance);
+    }
+    if (!correct && !turn && active != NULL && vertex_ghost(q, mesh, triangle, &whole, &c, toward_shape, witness))
+    {
+        return status; /* a ghost at a vertex: the ring's nearer triangles give this contact */
     }
     px_manifold lm;
     px_status ms;
@@ -961,10 +1021,12 @@ static bool contact_leaf(const pxi_mesh_packet* packets, int count, float* best_
             bool fixed = (flags & 0x3Fu) != 0x3Fu &&
                          pxi_contact_correct_edges(&c, tri.triangle.a, tri.triangle.b, tri.triangle.c, flags,
                                                    s->q->shape, NULL);
+            bool kept_raw = !fixed;
             if (fixed && c.distance < raw.distance - s->margin &&
                 !deep_over_flat(s->q, s->mesh, p->index[lane], c.normal, c.point_b, s->margin))
             {
                 c = raw; /* deeper than the triangle's own contact, measured past the flat surface: not a seam */
+                kept_raw = true;
             }
             float far_pts[3][3];
             const float* far[3];
@@ -982,7 +1044,13 @@ static bool contact_leaf(const pxi_mesh_packet* packets, int count, float* best_
                                              c.distance))
                 {
                     c = turned;
+                    kept_raw = false;
                 }
+            }
+            if (kept_raw && s->active != NULL &&
+                vertex_ghost(s->q, s->mesh, p->index[lane], &tri, &c, c.normal, c.point_a))
+            {
+                continue; /* a ghost at a vertex: the ring's nearer triangles give this contact */
             }
         }
         if (c.distance <= s->margin)

@@ -348,3 +348,54 @@ bool pxi_edge_neighbour_holds(const float a[3], const float b[3], const float c[
                                triangle_distance(p, v[edge], v[edge == 2 ? 0 : edge + 1], far));
     return near <= depth + tol; /* NaN: false */
 }
+
+int pxi_witness_vertex(const float a[3], const float b[3], const float c[3], const vec3 witness)
+{
+    tri_frame t;
+    if (!tri_frame_init(&t, a, b, c))
+    {
+        return -1;
+    }
+    /* edge i runs from corner i to corner i + 1: corner k lies on edges k and k + 2 */
+    switch (tri_edges_at(&t, witness))
+    {
+    case 5u:
+        return 0;
+    case 3u:
+        return 1;
+    case 6u:
+        return 2;
+    default:
+        return -1;
+    }
+}
+
+int pxi_vertex_contact_climb(const float v[3], const float (*ring)[3], int count, const vec3 normal, float min_rise)
+{
+    /* an edge whose direction the rounding of the coordinates (about eps C each) could tilt by a quarter of
+     * the threshold has no direction to speak of */
+    float coord = px_maxf(fabsf(v[0]), px_maxf(fabsf(v[1]), fabsf(v[2])));
+    for (int i = 0; i < count; ++i)
+    {
+        coord = px_maxf(coord, px_maxf(fabsf(ring[i][0]), px_maxf(fabsf(ring[i][1]), fabsf(ring[i][2]))));
+    }
+    const float short_edge = 8.0f * FLT_EPSILON * coord / PXI_EDGE_OUT_MIN;
+    int best = -1;
+    float best_rise = min_rise;
+    for (int i = 0; i < count; ++i)
+    {
+        vec3 e;
+        px_v3_sub(ring[i], v, e);
+        const float len = px_v3_norm(e);
+        if (len > short_edge)
+        {
+            const float rise = px_v3_dot(normal, e) / len;
+            if (rise > best_rise)
+            {
+                best_rise = rise;
+                best = i;
+            }
+        }
+    }
+    return best;
+}

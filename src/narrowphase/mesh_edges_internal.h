@@ -97,3 +97,22 @@ bool pxi_edge_neighbour_holds(const float a[3], const float b[3], const float c[
 bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const float b[3], const float c[3],
                                unsigned flags, const px_shape* shape, const px_transform* shape_pose);
 
+/* The vertex rule, for contacts neither edge rule changed. A contact whose witness lies at a vertex v of its
+ * triangle is a vertex contact, and v is the mesh's nearest point to the shape (or its deepest along the
+ * normal) only if no edge leaving v climbs towards the shape: normal . (u - v) <= 0 for every vertex u of
+ * the triangles around v (its one-ring). When an edge does climb (by more than PXI_EDGE_OUT_MIN, as a sine),
+ * the contact may be a ghost: a sphere rolling along a ridge, just past one of its vertices, got from the
+ * triangles beyond that vertex a normal tilted back along the ridge (12 degrees), while the triangles along
+ * the ridge report the ridge's own contact, deeper. Such a contact is dropped when a triangle on the most
+ * climbing edge has a contact deeper (or nearer) by more than a tolerance: so the deepest contact of a ring
+ * is never dropped, and no shape loses all its contacts (a box corner pushed into a saddle gets a vertex
+ * contact from every triangle around it, each with an edge climbing towards it).
+ *
+ * pxi_witness_vertex: the corner (0, 1, 2) of triangle (a, b, c) the witness lies at (on two edges' lines,
+ * within the edge rules' tolerance), -1 otherwise.
+ * pxi_vertex_contact_climb: v the vertex, ring[count] the other vertices of the triangles around it (repeats
+ * allowed), normal unit from the triangle to the shape, all in one frame; min_rise the threshold (the queries
+ * take PXI_EDGE_OUT_MIN). Returns the index in ring of the vertex whose edge climbs most, -1 when none climbs
+ * by more than min_rise. */
+int pxi_witness_vertex(const float a[3], const float b[3], const float c[3], const vec3 witness);
+int pxi_vertex_contact_climb(const float v[3], const float (*ring)[3], int count, const vec3 normal, float min_rise);
