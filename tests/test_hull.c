@@ -2316,6 +2316,25 @@ static int climb_threshold(void)
     return failures == 0 ? 0 : 1;
 }
 
+/* A random rotation and a translation in a random direction, of a length uniform in [0, reach]. */
+static px_transform random_pose_within(px_rng* r, double reach)
+{
+    px_transform pose;
+    double u[3], q[4];
+    px_rng_unit_vector(r, u);
+    px_rng_quat(r, q);
+    const double len = px_rng_range(r, 0.0, reach);
+    for (int k = 0; k < 3; ++k)
+    {
+        pose.p[k] = (float)(u[k] * len);
+    }
+    for (int k = 0; k < 4; ++k)
+    {
+        pose.q[k] = (float)q[k];
+    }
+    return pose;
+}
+
 /* Built hulls keep a transposed copy of their vertices (px_hull.soa) that GJK and EPA scan, and a cold GJK
  * run on hulls with direction tables switches to scanning those copies when its first step does not prove
  * the pair apart. Every path must give the contact the same points give as a plain cloud: for scanned and
@@ -2417,18 +2436,7 @@ static int kept_copy_contacts(void)
         for (int t = 0; t < 50; ++t)
         {
             px_gjk_input in;
-            double u[3], q[4];
-            px_rng_unit_vector(&r, u);
-            px_rng_quat(&r, q);
-            const double reach = px_rng_range(&r, 0.0, 2.0);
-            for (int k = 0; k < 3; ++k)
-            {
-                in.b_in_a.p[k] = (float)(u[k] * reach * side);
-            }
-            for (int k = 0; k < 4; ++k)
-            {
-                in.b_in_a.q[k] = (float)q[k];
-            }
+            in.b_in_a = random_pose_within(&r, 2.0 * side);
             in.b = &bs[1];
             px_contact c0, c1;
             in.a = &prefix;
@@ -2477,18 +2485,7 @@ static int kept_copy_small_b_is_posed(void)
         for (int t = 0; t < 400; ++t)
         {
             px_gjk_input in;
-            double u[3], q[4];
-            px_rng_unit_vector(&r, u);
-            px_rng_quat(&r, q);
-            const double reach = px_rng_range(&r, 0.0, 0.6);
-            for (int k = 0; k < 3; ++k)
-            {
-                in.b_in_a.p[k] = (float)(u[k] * reach * side);
-            }
-            for (int k = 0; k < 4; ++k)
-            {
-                in.b_in_a.q[k] = (float)q[k];
-            }
+            in.b_in_a = random_pose_within(&r, 0.6 * side);
             in.a = &a;
             px_contact cb, cc;
             in.b = &built;

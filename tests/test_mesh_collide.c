@@ -874,6 +874,16 @@ typedef struct contact_stats
     int queries, contacts, penetrating, borderline, alternative, corrected;
 } contact_stats;
 
+/* Triangle t of mesh m posed by mp (NULL: the identity), its corners into w. */
+static void posed_triangle(const px_mesh* m, const px_transform* mp, int t, vec3 w[3])
+{
+    px_transform id = PX_TRANSFORM_IDENTITY_INIT;
+    px_shape tri = mesh_triangle(m, t);
+    px_transform_point(mp != NULL ? mp : &id, tri.triangle.a, w[0]);
+    px_transform_point(mp != NULL ? mp : &id, tri.triangle.b, w[1]);
+    px_transform_point(mp != NULL ? mp : &id, tri.triangle.c, w[2]);
+}
+
 /* What px_mesh_shape_contacts does to a triangle's contact on its inactive edges, or pointing over a
  * neighbour (mesh_edges_internal.h), on
  * a brute-force contact in world space: the triangle (shape A) posed by mp (NULL: identity), the shape s at
@@ -882,11 +892,8 @@ static void correct_contact(const px_mesh* m, const px_transform* mp, int t, con
                             const px_transform* sp, px_contact* c)
 {
     px_transform id = PX_TRANSFORM_IDENTITY_INIT;
-    px_shape tri = mesh_triangle(m, t);
     vec3 w[3];
-    px_transform_point(mp != NULL ? mp : &id, tri.triangle.a, w[0]);
-    px_transform_point(mp != NULL ? mp : &id, tri.triangle.b, w[1]);
-    px_transform_point(mp != NULL ? mp : &id, tri.triangle.c, w[2]);
+    posed_triangle(m, mp, t, w);
     px_transform spn;
     if (px_transform_normalized(sp, &spn) != PX_OK ||
         pxi_contact_correct_edges(c, w[0], w[1], w[2], px_mesh_active_edges(m)[t], s, &spn))
@@ -927,11 +934,8 @@ static void correct_contact(const px_mesh* m, const px_transform* mp, int t, con
 static bool vertex_ghost_contact(const px_mesh* m, const px_transform* mp, int t, const px_contact* c)
 {
     px_transform id = PX_TRANSFORM_IDENTITY_INIT;
-    px_shape tri = mesh_triangle(m, t);
     vec3 w[3];
-    px_transform_point(mp != NULL ? mp : &id, tri.triangle.a, w[0]);
-    px_transform_point(mp != NULL ? mp : &id, tri.triangle.b, w[1]);
-    px_transform_point(mp != NULL ? mp : &id, tri.triangle.c, w[2]);
+    posed_triangle(m, mp, t, w);
     const int k = pxi_witness_vertex(w[0], w[1], w[2], c->point_a);
     if (k < 0)
     {
