@@ -1050,10 +1050,15 @@ static int check_contacts(const px_mesh* m, const px_transform* mp, const px_sha
         bool corrected = b->distance != bf[c->triangle].raw.distance;
         float dt = c->distance < 0.0f || b->distance < 0.0f || corrected ? depth_tol : tol;
         stats->corrected += corrected;
-        if (!(fabsf(c->distance - b->distance) <= dt))
+        /* the query's rules decide in the shape's frame, the brute force's in the world: near a rule's
+         * threshold they can decide apart, and the query's contact is then the raw one (when it fits and is
+         * the nearer of the two, its normal is the one compared below) */
+        const px_contact* r = &bf[c->triangle].raw;
+        const float rt = c->distance < 0.0f || r->distance < 0.0f ? depth_tol : tol;
+        const bool raw_nearer = fabsf(c->distance - r->distance) <= rt &&
+                                fabsf(c->distance - r->distance) < fabsf(c->distance - b->distance);
+        if (!(fabsf(c->distance - b->distance) <= dt) || raw_nearer)
         {
-            const px_contact* r = &bf[c->triangle].raw;
-            float rt = c->distance < 0.0f || r->distance < 0.0f ? depth_tol : tol;
             if (!(fabsf(c->distance - r->distance) <= rt))
             {
                 fprintf(stderr, "%s: triangle %d: distance %.9g, brute force %.9g, corrected %.9g\n", what,
