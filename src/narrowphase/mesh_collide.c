@@ -20,7 +20,9 @@
  * Large triangles. A triangle more than PXI_MESH_PIECE_RATIO times larger than the region a query needs
  * of it is clipped to that region first (triangle_piece), and the convex query runs on the piece: the
  * queries' touching bands and rounding scale with the coordinates of their shapes, and a whole triangle's
- * with its far corners.
+ * with its far corners. The clip (and the world manifold's covering sub-triangle, cover_piece) works on the
+ * triangle's corners moved into the shape's frame in double: moved in float, far corners carry the rounding
+ * of their size, and so would the piece's edges near the shape.
  *
  * Frames. The triangle is moved into the shape's local frame (x_local = R^T (x_mesh - p), the translation
  * cancelling before the rotation) and the convex query runs there with the shape at the identity. So the
@@ -150,6 +152,20 @@ static void mesh_to_local(const mesh_query* q, const float x[3], vec3 local)
     px_rot_tmulv(&q->rot, d, local);
 }
 
+/* mesh_to_local in double: the same transform without its rounding. The difference x_mesh - p is exact, and
+ * the rotation is rounded to double, not to float: a corner 1e5 from the shape moved in float is off by up
+ * to 4e-3, and a triangle's edge with it, near the shape too. */
+static void mesh_to_local_d(const mesh_query* q, const float x[3], double local[3])
+{
+    const double d[3] = { (double)x[0] - (double)q->rel.p[0], (double)x[1] - (double)q->rel.p[1],
+                          (double)x[2] - (double)q->rel.p[2] };
+    for (int k = 0; k < 3; ++k)
+    {
+        /* column k of the rotation is the local axis k in the mesh frame */
+        local[k] = (double)q->rot.c[k][0] * d[0] + (double)q->rot.c[k][1] * d[1] + (double)q->rot.c[k][2] * d[2];
+    }
+}
+
 /* Longest walk over_flat_region takes: past it the region counts as flat (a large flat grid). */
 #define PXI_FLAT_WALK_STEPS 32
 
@@ -249,10 +265,11 @@ static bool deep_over_flat(const mesh_query* q, const px_mesh* mesh, int32_t t, 
     return over_flat_region(q, mesh, t, n, p2);
 }
 
-/* Lane `lane` of a packet as a triangle shape in the shape's local frame. */
-static void packet_local_triangle(const mesh_query* q, const pxi_mesh_packet* p, int lane, px_shape* tri)
+/* Lane `lane` of a packet as a triangle shape in the shape's local frame; v gets its corners in the mesh frame
+ * (for triangle_piece). */
+static void packet_local_triangle(const mesh_query* q, const pxi_mesh_packet* p, int lane, px_shape* tri,
+                                  float v[3][3])
 {
-    float v[3][3];
     pxi_mesh_packet_triangle(p, lane, v[0], v[1], v[2]);
     /* filled in place (px_shape_triangle would build and copy a whole shape for every triangle) */
     tri->type = PX_SHAPE_TRIANGLE;
@@ -272,9 +289,18 @@ static void packet_local_triangle(const mesh_query* q, const pxi_mesh_packet* p,
  * touching bands and rounding scale with the coordinates of their shapes, and a triangle's reach as far as
  * its far corners: a sphere 1 mm above a ground quad 2 km across read as touching, and a sweep over it as
  * an initial overlap (review 49). Its piece near the shape has the shape's scale, and holds every point of
- * the triangle within reach of the shape (of the box it sweeps through by `sweep`, when not NULL). Returns the number of points (0: the triangle misses the region),
- * or -1 when the triangle is not much larger than the region (it is then used as it is). */
-static int triangle_piece(const mesh_query* q, const px_shape* tri, const float* sweep, float reach, float pts[27])
+ * the triangle within reach of the shape (of the box it sweeps through by `sweep`, when not NULL). Returns
+ * the number of points (0: the triangle misses the region), or -1 when the triangle is not much larger than
+ * the region (it is then used as it is).
+ *
+ * The clip runs in double on the triangle's corners moved from the mesh frame (mesh_v) in double
+ * (mesh_to_local_d), written to corners when not NULL (for cover_piece), and only the piece's points, near
+ * the shape, are rounded to float: tri's far corners carry the rounding of their own size, and a piece cut
+ * from them had an edge 2e-3 to 4e-3 off the triangle's near a shape 1.5e4 from the corners of a 2e5 quad
+ * (the world manifold's covering triangle then missed the witness on its inner edge, and kept a normal
+ * tilted 14 degrees). */
+static int triangle_piece(const mesh_query* q, const px_shape* tri, const float mesh_v[3][3], const float* sweep,
+                          float reach, float pts[27], double corners[3][3])
 {
     float lo[3], hi[3], span = 0.0f, tri_span = 0.0f;
     const float* v[3] = { tri->triangle.a, tri->triangle.b, tri->triangle.c };
@@ -292,11 +318,15 @@ static int triangle_piece(const mesh_query* q, const px_shape* tri, const float*
     {
         return -1; /* NaN too: the triangle as it is */
     }
-    float buf[2][27];
+    double buf[2][27];
     int n = 3;
     for (int i = 0; i < 3; ++i)
     {
-        px_v3_copy(v[i], &buf[0][3 * i]);
+        mesh_to_local_d(q, mesh_v[i], &buf[0][3 * i]);
+        if (corners != NULL)
+        {
+            memcpy(corners[i], &buf[0][3 * i], sizeof(corners[i]));
+        }
     }
     int cur = 0;
     /* Sutherland-Hodgman against the six planes x_k >= lo_k, x_k <= hi_k: a triangle gains at most one
@@ -304,25 +334,25 @@ static int triangle_piece(const mesh_query* q, const px_shape* tri, const float*
     for (int plane = 0; plane < 6 && n > 0; ++plane)
     {
         const int k = plane >> 1;
-        const float sign = (plane & 1) ? 1.0f : -1.0f, bound = (plane & 1) ? hi[k] : lo[k];
-        const float* in = buf[cur];
-        float* out = buf[cur ^ 1];
+        const double sign = (plane & 1) ? 1.0 : -1.0, bound = (plane & 1) ? hi[k] : lo[k];
+        const double* in = buf[cur];
+        double* out = buf[cur ^ 1];
         int m = 0;
         for (int i = 0; i < n; ++i)
         {
-            const float* a = in + 3 * i;
-            const float* b = in + 3 * (i + 1 < n ? i + 1 : 0);
-            const float da = sign * (a[k] - bound), db = sign * (b[k] - bound); /* <= 0 inside */
+            const double* a = in + 3 * i;
+            const double* b = in + 3 * (i + 1 < n ? i + 1 : 0);
+            const double da = sign * (a[k] - bound), db = sign * (b[k] - bound); /* <= 0 inside */
             /* (a convex polygon gains at most one vertex per plane; the bound holds should rounding make it
              * a hair non-convex) */
-            if (da <= 0.0f && m < 9)
+            if (da <= 0.0 && m < 9)
             {
-                px_v3_copy(a, out + 3 * m++);
+                memcpy(out + 3 * m++, a, 3 * sizeof(double));
             }
-            if (((da < 0.0f && db > 0.0f) || (da > 0.0f && db < 0.0f)) && m < 9)
+            if (((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0)) && m < 9)
             {
-                const float t = da / (da - db);
-                float* x = out + 3 * m++;
+                const double t = da / (da - db);
+                double* x = out + 3 * m++;
                 for (int c = 0; c < 3; ++c)
                 {
                     x[c] = a[c] + t * (b[c] - a[c]);
@@ -333,16 +363,20 @@ static int triangle_piece(const mesh_query* q, const px_shape* tri, const float*
         n = m;
         cur ^= 1;
     }
-    memcpy(pts, buf[cur], sizeof(float) * 3 * (size_t)n);
+    for (int i = 0; i < 3 * n; ++i)
+    {
+        pts[i] = (float)buf[cur][i]; /* within the region: coordinates of the shape's size */
+    }
     return n;
 }
 
-/* The triangle a convex query runs on: tri itself, or its piece (triangle_piece, the points written to pts,
- * the shape to *piece) when tri is large; NULL when the piece is empty (tri is beyond reach). */
-static const px_shape* query_triangle(const mesh_query* q, const px_shape* tri, const float* sweep, float reach,
-                                      float pts[27], px_shape* piece)
+/* The triangle a convex query runs on: tri itself (mesh_v: its corners in the mesh frame), or its piece
+ * (triangle_piece, the points written to pts, the shape to *piece) when tri is large; NULL when the piece is
+ * empty (tri is beyond reach). */
+static const px_shape* query_triangle(const mesh_query* q, const px_shape* tri, const float mesh_v[3][3],
+                                      const float* sweep, float reach, float pts[27], px_shape* piece)
 {
-    const int count = triangle_piece(q, tri, sweep, reach, pts);
+    const int count = triangle_piece(q, tri, mesh_v, sweep, reach, pts, NULL);
     if (count < 0)
     {
         return tri;
@@ -439,15 +473,16 @@ static bool vertex_ghost(const mesh_query* q, const px_mesh* mesh, int32_t trian
  * edges are the lines, parallel to tri's, through the piece's extreme points (barycentric coordinate i of its
  * points is at least the piece's least, m_i), so an edge of tri the piece reaches stays where it is and the
  * others cut through tri where the piece ends, at the border of the region the piece was clipped to. Worked
- * in double: the piece's size is a small part of tri's. */
-static bool cover_piece(px_shape* tri, const float* pts, int count)
+ * in double, from tri's corners in double (corners, triangle_piece's): the piece's size is a small part of
+ * tri's, and tri's float corners are off by their own rounding. */
+static bool cover_piece(px_shape* tri, const double corners[3][3], const float* pts, int count)
 {
     double v0[3], e1[3], e2[3], n[3];
     for (int k = 0; k < 3; ++k)
     {
-        v0[k] = tri->triangle.a[k];
-        e1[k] = (double)tri->triangle.b[k] - v0[k];
-        e2[k] = (double)tri->triangle.c[k] - v0[k];
+        v0[k] = corners[0][k];
+        e1[k] = corners[1][k] - v0[k];
+        e2[k] = corners[2][k] - v0[k];
     }
     n[0] = e1[1] * e2[2] - e1[2] * e2[1];
     n[1] = e1[2] * e2[0] - e1[0] * e2[2];
@@ -517,14 +552,18 @@ px_status pxi_mesh_triangle_manifold(const pxi_mesh_query* q, const px_mesh* mes
     tri.radius = 0.0f;
     const int32_t* t = &mesh->indices[3 * triangle];
     float* local[3] = { tri.triangle.a, tri.triangle.b, tri.triangle.c };
+    float mesh_v[3][3];
     for (int i = 0; i < 3; ++i)
     {
-        mesh_to_local(q, &mesh->vertices[3 * t[i]], local[i]);
+        memcpy(mesh_v[i], &mesh->vertices[3 * t[i]], sizeof(mesh_v[i]));
+        mesh_to_local(q, mesh_v[i], local[i]);
     }
     const px_shape whole = tri; /* the triangle itself: the neighbour rule checks the shape against it */
     float pts[27];
-    const int count = triangle_piece(q, &tri, NULL, config->margin + 2.0f * q->size, pts);
-    if (count == 0 || (count > 0 && !cover_piece(&tri, pts, count)))
+    double corners[3][3];
+    const int count = triangle_piece(q, &tri, (const float(*)[3])mesh_v, NULL, config->margin + 2.0f * q->size, pts,
+                                     corners);
+    if (count == 0 || (count > 0 && !cover_piece(&tri, (const double(*)[3])corners, pts, count)))
     {
         return PX_OK; /* beyond reach */
     }
@@ -762,7 +801,8 @@ static bool distance_leaf(const pxi_mesh_packet* packets, int count, float* best
             continue;
         }
         px_shape tri;
-        packet_local_triangle(s->q, p, i & 3, &tri);
+        float mesh_v[3][3];
+        packet_local_triangle(s->q, p, i & 3, &tri, mesh_v);
         px_gjk_input input;
         input.a = &tri;
         input.b = s->q->shape;
@@ -787,7 +827,8 @@ static bool distance_leaf(const pxi_mesh_packet* packets, int count, float* best
         }
         float pts[27];
         px_shape piece;
-        input.a = query_triangle(s->q, &tri, NULL, reach * (1.0f + PXI_MESH_COLLIDE_REL_SLACK) + s->pad, pts, &piece);
+        input.a = query_triangle(s->q, &tri, (const float(*)[3])mesh_v, NULL,
+                                 reach * (1.0f + PXI_MESH_COLLIDE_REL_SLACK) + s->pad, pts, &piece);
         if (input.a == NULL)
         {
             continue; /* beyond the bound */
@@ -971,7 +1012,8 @@ static bool contact_leaf(const pxi_mesh_packet* packets, int count, float* best_
             continue;
         }
         px_shape tri;
-        packet_local_triangle(s->q, p, lane, &tri);
+        float mesh_v[3][3];
+        packet_local_triangle(s->q, p, lane, &tri, mesh_v);
         px_gjk_input input;
         input.a = &tri;
         input.b = &s->grown;
@@ -980,7 +1022,8 @@ static bool contact_leaf(const pxi_mesh_packet* packets, int count, float* best_
          * the piece's cut edges is shorter than one out of the triangle's plane), with its own cache */
         float pts[27];
         px_shape piece;
-        input.a = query_triangle(s->q, &tri, NULL, s->margin + 2.0f * s->q->size, pts, &piece);
+        input.a = query_triangle(s->q, &tri, (const float(*)[3])mesh_v, NULL, s->margin + 2.0f * s->q->size, pts,
+                                 &piece);
         if (input.a == NULL)
         {
             continue;
@@ -1223,11 +1266,13 @@ static bool cast_leaf(cast_search* s, const pxi_mesh_packet* packets, int count)
             continue;
         }
         px_shape tri;
-        packet_local_triangle(s->q, p, lane, &tri);
+        float mesh_v[3][3];
+        packet_local_triangle(s->q, p, lane, &tri, mesh_v);
         const px_shape whole = tri; /* (tri's vertices are moved below) */
         /* a large triangle: its piece within the box the shape sweeps through (grown by twice its size) */
         float pts[27];
-        const int piece_count = triangle_piece(s->q, &tri, s->r_local, 2.0f * s->q->size, pts);
+        const int piece_count =
+            triangle_piece(s->q, &tri, (const float(*)[3])mesh_v, s->r_local, 2.0f * s->q->size, pts, NULL);
         if (piece_count == 0)
         {
             continue;
