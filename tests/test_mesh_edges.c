@@ -1619,6 +1619,71 @@ static int vertex_rule_keeps_deepest(void)
     return 0;
 }
 
+/* The vertex rule leaves face contacts alone. A floor fanned around a vertex at the foot of a wall (the
+ * wall fanned around it too), a box lying on the floor 1 cm (to 0.1 mm) deep and pressed deeper into the
+ * wall: the query's warm-started contacts with the floor triangles end at the fan's centre, whose wall edge
+ * climbs towards the box, and the wall's contacts are deeper: the floor's face contacts were dropped as
+ * vertex ghosts, and the box kept only the wall's horizontal normals (nothing held it up), while px_world
+ * kept the floor's. Each floor triangle must give its contact, 1 cm deep along the floor's normal, in the
+ * query and in the world. */
+static int vertex_rule_keeps_face_contacts(void)
+{
+    const float v[] = { 0, 0, 0, -2, 0, -2, -2, 0, 2, 0, 0, -2, 0, 0, 2, 0, 2, -2, 0, 2, 2 };
+    const int32_t idx[] = { 0, 3, 1, 0, 1, 2, 0, 2, 4, /* the floor, y = 0 */
+                            0, 4, 6, 0, 6, 5, 0, 5, 3 }; /* the wall, x = 0 */
+    px_mesh* mesh = NULL;
+    PX_CHECK_STATUS(px_mesh_create(v, 7, idx, 6, NULL, &mesh), PX_OK);
+    const vec3 he = { 0.25f, 0.25f, 0.25f };
+    const px_shape box = px_shape_box(he);
+    const float poses[4][4] = { /* x, y, z, the floor depth */
+                                { -0.2f, 0.24f, 0.0f, 0.01f },
+                                { -0.2f, 0.245f, 0.1f, 0.005f },
+                                { -0.22f, 0.249f, -0.1f, 0.001f },
+                                { -0.2f, 0.2499f, 0.01f, 0.0001f } };
+    px_body_id body;
+    px_world* world = make_world(mesh, &box, 0.02f, &body);
+    PX_CHECK(world != NULL);
+    for (int k = 0; k < 4; ++k)
+    {
+        px_transform pose = PX_TRANSFORM_IDENTITY_INIT;
+        pose.p[0] = poses[k][0];
+        pose.p[1] = poses[k][1];
+        pose.p[2] = poses[k][2];
+        px_mesh_contact mc[16];
+        int n = 0;
+        PX_CHECK(px_mesh_shape_contacts(mesh, NULL, &box, &pose, 0.02f, mc, 16, &n) == PX_OK && n <= 16);
+        int floor = 0;
+        for (int i = 0; i < n; ++i)
+        {
+            if (mc[i].triangle < 3)
+            {
+                ++floor;
+                PX_CHECK_NEAR(mc[i].normal[1], 1.0f, 1e-5f);
+                PX_CHECK_NEAR(mc[i].distance, -poses[k][3], 1e-5f);
+            }
+        }
+        if (floor != 3)
+        {
+            fprintf(stderr, "pose %d: %d floor contacts of 3 (%d in all)\n", k, floor, n);
+            px_world_destroy(world);
+            px_mesh_destroy(mesh);
+            return 1;
+        }
+        PX_CHECK_STATUS(px_world_set_pose(world, body, &pose), PX_OK);
+        PX_CHECK(px_world_update(world) >= 0);
+        int wn = 0, wfloor = 0;
+        const px_world_contact* wc = px_world_contacts(world, &wn);
+        for (int i = 0; i < wn; ++i)
+        {
+            wfloor += wc[i].triangle < 3 && wc[i].manifold.count > 0;
+        }
+        PX_CHECK(wfloor == 3);
+    }
+    px_world_destroy(world);
+    px_mesh_destroy(mesh);
+    return 0;
+}
+
 int test_mesh_edges(void)
 {
     PX_SUITE_BEGIN;
@@ -1639,5 +1704,6 @@ int test_mesh_edges(void)
     PX_RUN_SUBTEST(landing_sweeps);
     PX_RUN_SUBTEST(ridge_vertex_ghosts);
     PX_RUN_SUBTEST(vertex_rule_keeps_deepest);
+    PX_RUN_SUBTEST(vertex_rule_keeps_face_contacts);
     PX_SUITE_END;
 }

@@ -97,7 +97,8 @@ typedef struct px_mesh_contact
 /// that deepest point lies over the triangle or the neighbour (a neighbour narrower than the shape, a bevel,
 /// leaves the contact as it was): a capsule on a floor touching a ridge's edge had got a normal leaning
 /// away from the ridge. A contact that neither rule changes, whose witness lies at a vertex of its
-/// triangle, is dropped when an edge around that vertex (of the triangles sharing it, found across edge
+/// triangle and whose normal is not the triangle's face normal (a face contact's witness is one of a tied face's
+/// points), is dropped when an edge around that vertex (of the triangles sharing it, found across edge
 /// neighbours) climbs towards the shape and a triangle on that edge has a contact deeper (or nearer) by more
 /// than a tolerance: the vertex is then not where the shape meets the mesh, and that triangle reports the
 /// contact (a sphere rolling along a roof's ridge had got, from the triangles past each ridge vertex, a

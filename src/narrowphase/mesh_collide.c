@@ -425,7 +425,7 @@ static bool vertex_ghost(const mesh_query* q, const px_mesh* mesh, int32_t trian
                          const px_contact* c, const vec3 normal, const vec3 witness)
 {
     const float* corners[3] = { whole->triangle.a, whole->triangle.b, whole->triangle.c };
-    const int k = pxi_witness_vertex(corners[0], corners[1], corners[2], witness);
+    const int k = pxi_witness_vertex(corners[0], corners[1], corners[2], witness, normal);
     if (k < 0)
     {
         return false;

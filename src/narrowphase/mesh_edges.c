@@ -349,10 +349,17 @@ bool pxi_edge_neighbour_holds(const float a[3], const float b[3], const float c[
     return near <= depth + tol; /* NaN: false */
 }
 
-int pxi_witness_vertex(const float a[3], const float b[3], const float c[3], const vec3 witness)
+int pxi_witness_vertex(const float a[3], const float b[3], const float c[3], const vec3 witness, const vec3 normal)
 {
     tri_frame t;
     if (!tri_frame_init(&t, a, b, c))
+    {
+        return -1;
+    }
+    /* a face contact: the shape lies on the triangle's plane, and its witness is one point of a tied face (a
+     * box on a floor), at a vertex only by the tie's pick; it is the surface's own contact, not a vertex's
+     * (a box on a floor pressed into a wall had lost every floor contact) */
+    if (fabsf(px_v3_dot(normal, t.nu)) >= 1.0f - PXI_EDGE_SNAP_COS)
     {
         return -1;
     }

@@ -109,10 +109,14 @@ bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const floa
  * contact from every triangle around it, each with an edge climbing towards it).
  *
  * pxi_witness_vertex: the corner (0, 1, 2) of triangle (a, b, c) the witness lies at (on two edges' lines,
- * within the edge rules' tolerance), -1 otherwise.
+ * within the edge rules' tolerance), -1 otherwise, and -1 for a face contact: normal (unit, the contact's)
+ * within PXI_EDGE_SNAP_COS of the face normal on either side. A shape lying on the triangle's plane touches
+ * it across a face, whose points tie: the witness is one of them, at a vertex when the query's simplex
+ * happens to end there (a warm start), and the contact is the surface's own, not a vertex's. (A box lying on
+ * a floor, pressed 0.2 mm deeper into a wall rising from a floor vertex, had lost every floor contact.)
  * pxi_vertex_contact_climb: v the vertex, ring[count] the other vertices of the triangles around it (repeats
  * allowed), normal unit from the triangle to the shape, all in one frame; min_rise the threshold (the queries
  * take PXI_EDGE_OUT_MIN). Returns the index in ring of the vertex whose edge climbs most, -1 when none climbs
  * by more than min_rise. */
-int pxi_witness_vertex(const float a[3], const float b[3], const float c[3], const vec3 witness);
+int pxi_witness_vertex(const float a[3], const float b[3], const float c[3], const vec3 witness, const vec3 normal);
 int pxi_vertex_contact_climb(const float v[3], const float (*ring)[3], int count, const vec3 normal, float min_rise);
