@@ -96,8 +96,8 @@ typedef struct px_mesh_contact
 /// the shape's deepest point over the plane through the edge) and the face normal at a concave one, where
 /// that deepest point lies over the triangle or the neighbour (a neighbour narrower than the shape, a bevel,
 /// leaves the contact as it was): a capsule on a floor touching a ridge's edge had got a normal leaning
-/// away from the ridge. A contact that neither rule changes, whose witness lies at a vertex of its
-/// triangle and whose normal is not the triangle's face normal (a face contact's witness is one of a tied face's
+/// away from the ridge. A contact that neither rule changes, whose witness lies at a vertex of its triangle
+/// and whose normal is not the triangle's face normal (a face contact's witness is one of a tied face's
 /// points), is dropped when an edge around that vertex (of the triangles sharing it, found across edge
 /// neighbours) climbs towards the shape and a triangle on that edge has a contact deeper (or nearer) by more
 /// than a tolerance: the vertex is then not where the shape meets the mesh, and that triangle reports the
