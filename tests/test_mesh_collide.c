@@ -927,11 +927,22 @@ static void correct_contact(const px_mesh* m, const px_transform* mp, int t, con
     }
 }
 
+/* The brute force of a contact query: px_contact_world on a triangle, and the same with the internal-edge
+ * correction (equal when it does not apply). */
+typedef struct brute_contact
+{
+    px_contact raw;
+    px_contact corrected;
+    bool optional; /* the vertex rule may drop it */
+} brute_contact;
+
 /* Whether the query may drop the contact of triangle t (raw, triangle as A, world frame) by the vertex rule
- * (mesh_edges_internal.h): its witness at a vertex an edge of whose one-ring climbs towards the shape. At half
- * the query's threshold, so that rounding on either side of it leaves the contact optional, never required;
- * on the raw contact, whether or not an edge rule then changes it. */
-static bool vertex_ghost_contact(const px_mesh* m, const px_transform* mp, int t, const px_contact* c)
+ * (mesh_edges_internal.h): its witness at a vertex an edge of whose one-ring climbs towards the shape, and a
+ * triangle on that edge with a raw contact (bf) deeper by more than `deeper`. At half the query's climb
+ * threshold, so that rounding on either side of it leaves the contact optional, never required; on the raw
+ * contact, whether or not an edge rule then changes it. */
+static bool vertex_ghost_contact(const px_mesh* m, const px_transform* mp, int t, const px_contact* c,
+                                 const brute_contact* bf, float deeper)
 {
     px_transform id = PX_TRANSFORM_IDENTITY_INIT;
     vec3 w[3];
@@ -951,17 +962,32 @@ static bool vertex_ghost_contact(const px_mesh* m, const px_transform* mp, int t
             px_transform_point(mp != NULL ? mp : &id, &px_mesh_vertices(m)[3 * ring[i][j]], rw[2 * i + j]);
         }
     }
-    return pxi_vertex_contact_climb(w[k], (const float(*)[3])rw, 2 * count, c->normal, 0.5f * PXI_EDGE_OUT_MIN) >= 0;
+    const int climb = pxi_vertex_contact_climb(w[k], (const float(*)[3])rw, 2 * count, c->normal, 0.5f * PXI_EDGE_OUT_MIN);
+    if (climb < 0)
+    {
+        return false;
+    }
+    /* a triangle on the climbing edge (from v to u) with a deeper raw contact: the triangles holding both
+     * positions, found by brute force over the mesh */
+    const float* pv = &px_mesh_vertices(m)[3 * px_mesh_indices(m)[3 * t + k]];
+    const float* pu = &px_mesh_vertices(m)[3 * ring[climb / 2][climb % 2]];
+    for (int o = 0; o < px_mesh_triangle_count(m); ++o)
+    {
+        int has_v = 0, has_u = 0;
+        for (int j = 0; j < 3; ++j)
+        {
+            const float* p = &px_mesh_vertices(m)[3 * px_mesh_indices(m)[3 * o + j]];
+            has_v |= p[0] == pv[0] && p[1] == pv[1] && p[2] == pv[2];
+            has_u |= p[0] == pu[0] && p[1] == pu[1] && p[2] == pu[2];
+        }
+        if (o != t && has_v && has_u && bf[o].raw.distance < c->distance - deeper)
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
-/* The brute force of a contact query: px_contact_world on a triangle, and the same with the internal-edge
- * correction (equal when it does not apply). */
-typedef struct brute_contact
-{
-    px_contact raw;
-    px_contact corrected;
-    bool optional; /* the vertex rule may drop it */
-} brute_contact;
 
 /* Smallest and largest distance the query may report for a triangle. */
 static float brute_low(const brute_contact* b)
@@ -1005,7 +1031,15 @@ static int check_contacts(const px_mesh* m, const px_transform* mp, const px_sha
         if (bf[t].raw.distance <= margin + tol)
         {
             correct_contact(m, mp, t, s, sp, &bf[t].corrected);
-            bf[t].optional = px_mesh_active_edges(m) != NULL && vertex_ghost_contact(m, mp, t, &bf[t].raw);
+        }
+    }
+    for (int t = 0; t < nt; ++t)
+    {
+        if (bf[t].raw.distance <= margin + tol && px_mesh_active_edges(m) != NULL)
+        {
+            /* with the ring's contacts known: a neighbour on the climbing edge must be deeper (by a tenth of
+             * the query's tolerance, so that rounding leaves such a contact optional, not required) */
+            bf[t].optional = vertex_ghost_contact(m, mp, t, &bf[t].raw, bf, 0.1f * tol);
         }
         if (brute_high(&bf[t]) <= margin - tol)
         {
