@@ -3849,6 +3849,15 @@ static double lowest_over_plane(const px_shape* shape, const px_transform* pose,
     return h - reach;
 }
 
+/* A square ground quad in the plane z = 0, 2 half across, as two triangles sharing the diagonal x = y. */
+static px_mesh* quad_mesh(float half)
+{
+    const float v[12] = { -half, -half, 0.0f, half, -half, 0.0f, half, half, 0.0f, -half, half, 0.0f };
+    const int32_t idx[6] = { 0, 1, 2, 0, 2, 3 };
+    px_mesh* mesh = NULL;
+    return px_mesh_create(v, 4, idx, 2, NULL, &mesh) == PX_OK ? mesh : NULL;
+}
+
 /* A sphere, a capsule, boxes (sharp and rounded) lying on a quad of two triangles, from 20 to 2e5 across,
  * flat at the origin and tilted and moved: every contact point's separation against the exact height of
  * the shape's lowest point (which all of a lying shape's points share), and the plane's normal. Two faults
@@ -3864,11 +3873,8 @@ static int ground_quad_test(void)
     for (int setup = 0; setup < 4; ++setup)
     {
         const float half = setup == 0 ? 10.0f : (setup == 1 ? 1000.0f : (setup == 2 ? 1.0e5f : 50.0f));
-        const float v[12] = { -half, -half, 0.0f, half, -half, 0.0f, half, half, 0.0f, -half, half, 0.0f };
-        const int32_t idx[6] = { 0, 1, 2, 0, 2, 3 };
-        px_mesh_def md = px_mesh_default_def();
-        px_mesh* mesh = NULL;
-        PX_CHECK_STATUS(px_mesh_create(v, 4, idx, 2, &md, &mesh), PX_OK);
+        px_mesh* mesh = quad_mesh(half);
+        PX_CHECK(mesh != NULL);
         px_world* w = NULL;
         PX_CHECK_STATUS(px_world_create(NULL, &w), PX_OK);
         px_body_def gd = px_body_default_def();
@@ -4051,12 +4057,8 @@ static int huge_quad_diagonal_test(void)
         { 0x1.6f007ap+15f, 0x1.6f00bcp+15f, 0x1.04d41cp-1f, 0.0f, 0.0f, 0x1.1377f2p-4f, 0x1.fed74p-1f },     /* 5 */
         { -0x1.22f21cp+15f, -0x1.22f1bcp+15f, 0x1.f58482p-2f, 0.0f, 0.0f, 0x1.24042ep-1f, 0x1.a48f48p-1f },  /* 20 */
     };
-    const float half = 1.0e5f;
-    const float v[12] = { -half, -half, 0.0f, half, -half, 0.0f, half, half, 0.0f, -half, half, 0.0f };
-    const int32_t idx[6] = { 0, 1, 2, 0, 2, 3 };
-    px_mesh_def md = px_mesh_default_def();
-    px_mesh* mesh = NULL;
-    PX_CHECK_STATUS(px_mesh_create(v, 4, idx, 2, &md, &mesh), PX_OK);
+    px_mesh* mesh = quad_mesh(1.0e5f);
+    PX_CHECK(mesh != NULL);
     double worst = 0.0;
     char what[160];
     for (int i = 0; i < 6; ++i)
@@ -4101,12 +4103,8 @@ static int huge_quad_diagonal_test(void)
  * (point_a) and on the quad's plane (point_b), with the separation of the shape's lowest point. */
 static int shape_first_quad_test(void)
 {
-    const float half = 10.0f;
-    const float v[12] = { -half, -half, 0.0f, half, -half, 0.0f, half, half, 0.0f, -half, half, 0.0f };
-    const int32_t idx[6] = { 0, 1, 2, 0, 2, 3 };
-    px_mesh_def md = px_mesh_default_def();
-    px_mesh* mesh = NULL;
-    PX_CHECK_STATUS(px_mesh_create(v, 4, idx, 2, &md, &mesh), PX_OK);
+    px_mesh* mesh = quad_mesh(10.0f);
+    PX_CHECK(mesh != NULL);
     const float hull_points[18] = { 0.5f, 0.0f, 0.0f, -0.4f, 0.1f, 0.0f, 0.0f, 0.45f, 0.0f,
                                     0.1f, -0.5f, 0.0f, 0.0f, 0.0f, 0.4f, 0.0f, 0.0f, -0.35f };
     const float s45 = 0.70710678f;
