@@ -303,10 +303,53 @@ static float poly_face_spread(const pxi_poly* p, int f, const vec3 dir)
     return count > 0 && hi - lo >= 0.0f ? hi - lo : 0.0f;
 }
 
+/* The corners of polytope p tied with vertex v, its support along dl (local, unit), within PXI_SUPPORT_TIE
+ * of the polytope's size: v first, then those of its neighbours as high as v within that (an edge nearly
+ * normal to dl, whose two ends then trade places as the support with rounding of dl). At most `cap`;
+ * returns the count. Triangles list v alone (both their faces have every corner). */
+static int poly_tied_corners(const pxi_poly* p, int v, const vec3 dl, int* tied, int cap)
+{
+    tied[0] = v;
+    int n = 1;
+    if (p->kind == PXI_POLY_BOX)
+    {
+        const float* he = p->shape->box.half_extents;
+        const float tol = PXI_SUPPORT_TIE * 2.0f * px_maxf(he[0], px_maxf(he[1], he[2]));
+        for (int k = 0; k < 3 && n < cap; ++k)
+        {
+            /* the neighbour across axis k lies 2 he[k] lower along dl, by |dl[k]| */
+            if (2.0f * he[k] * fabsf(dl[k]) <= tol)
+            {
+                tied[n++] = v ^ (1 << k);
+            }
+        }
+    }
+    else if (p->kind == PXI_POLY_HULL && p->hull->adjacency_offsets != NULL && p->hull->adjacency != NULL)
+    {
+        const struct px_hull* h = p->hull;
+        const float tol = PXI_SUPPORT_TIE * 2.0f * h->extent;
+        const float top = px_v3_dot(h->vertices + 3 * (size_t)v, dl);
+        for (int32_t k = h->adjacency_offsets[v]; k < h->adjacency_offsets[v + 1] && n < cap; ++k)
+        {
+            const int32_t u = h->adjacency[k];
+            if (px_v3_dot(h->vertices + 3 * (size_t)u, dl) >= top - tol)
+            {
+                tied[n++] = u;
+            }
+        }
+    }
+    return n;
+}
+
 /* The face whose outward normal is most aligned with direction dir (frame A), among the faces around the
- * vertex farthest along dir, and that alignment (cosine). Restricting to that vertex's faces keeps the face
- * on the contact: on a long thin polytope the face best aligned overall can lie beside the deepest vertex
- * and miss it. Faces within PXI_FACE_TIE of the best are tied, and the one with the smallest sum of two
+ * vertex farthest along dir that hold the most of the corners tied with it (poly_tied_corners), and that
+ * alignment (cosine). Restricting to that vertex's faces keeps the face on the contact: on a long thin
+ * polytope the face best aligned overall can lie beside the deepest vertex and miss it. Preferring the faces
+ * that hold the tied corners keeps it on the contact when the support is an edge: of the two ends of an edge
+ * nearly normal to dir, rounding picks either, and the best aligned face around one end can hold that end
+ * alone, its prism then missing the edge's middle where the other shape crosses it (a hull's edge across a
+ * box's edge: one point 0.100 deep where a cold query found three, the deepest 0.102, seed 20 of
+ * churn_filter_test). Faces within PXI_FACE_TIE of the best are tied, and the one with the smallest sum of two
  * lengths wins: how far its plane passes from the witness point w (at a 45-degree edge both faces qualify;
  * the one the contact is on is the better choice), plus how far the face falls back from its deepest vertex
  * along dir (a rock resting on a face, with a neighbour tilted by 1e-3 rad and both planes through the
@@ -330,17 +373,30 @@ static int poly_best_face(const pxi_poly* p, const vec3 dir, const vec3 w, float
         around = p->hull->vertex_faces + p->hull->vertex_face_offsets[v];
         count = p->hull->vertex_face_offsets[v + 1] - p->hull->vertex_face_offsets[v];
     }
+    int tied[PXI_MAX_TIED_CORNERS];
+    const int tied_count = poly_tied_corners(p, v, dl, tied, PXI_MAX_TIED_CORNERS);
     float best = -INFINITY;
+    int most = 0;
     for (int k = 0; k < count; ++k)
     {
         int f = around != NULL ? around[k] : k;
+        if (around == NULL && !poly_face_has_vertex(p, f, v))
+        {
+            continue;
+        }
+        int held = 1;
+        for (int j = 1; j < tied_count; ++j)
+        {
+            held += poly_face_has_vertex(p, f, tied[j]) ? 1 : 0;
+        }
         vec3 n;
         float d;
         poly_local_plane(p, f, n, &d);
         float a = px_v3_dot(n, dl);
-        if (a > best && (around != NULL || poly_face_has_vertex(p, f, v)))
+        if (held > most || (held == most && a > best))
         {
             best = a;
+            most = held;
         }
     }
     int face = -1;
@@ -348,10 +404,19 @@ static int poly_best_face(const pxi_poly* p, const vec3 dir, const vec3 w, float
     for (int k = 0; k < count; ++k)
     {
         int f = around != NULL ? around[k] : k;
+        if (around == NULL && !poly_face_has_vertex(p, f, v))
+        {
+            continue;
+        }
+        int held = 1;
+        for (int j = 1; j < tied_count && held <= most; ++j)
+        {
+            held += poly_face_has_vertex(p, f, tied[j]) ? 1 : 0;
+        }
         vec3 n;
         float d;
         poly_local_plane(p, f, n, &d);
-        if (px_v3_dot(n, dl) >= best - PXI_FACE_TIE && (around != NULL || poly_face_has_vertex(p, f, v)))
+        if (held == most && px_v3_dot(n, dl) >= best - PXI_FACE_TIE)
         {
             float gap = fabsf(px_v3_dot(n, wl) - d) + poly_face_spread(p, f, dir);
             if (face < 0 || gap < best_gap)

@@ -23,6 +23,11 @@
 #define PXI_REFERENCE_ABS 1.0e-6f
 /* Faces whose alignments differ by less than this count as tied; the witness point decides. */
 #define PXI_FACE_TIE 1.0e-5f
+/* Corners of a polytope whose heights along the contact normal differ by less than this fraction of the
+ * polytope's size are tied as its support (an edge or a face normal to the contact normal within the
+ * normal's rounding), and at most this many are gathered. */
+#define PXI_SUPPORT_TIE 1.0e-5f
+#define PXI_MAX_TIED_CORNERS 8
 
 /* config, or the defaults written to storage when it is NULL. */
 static inline const px_manifold_config* pxi_manifold_config_or_default(const px_manifold_config* config,
