@@ -610,7 +610,29 @@ int pxi_manifold_reduce(const vec3* pts, const float* sep, int n, const vec3 m, 
 
 /* Face clipping between two polytopes; false when it finds nothing usable (the caller then reports the
  * contact point). n is the contact normal (A to B), wa and wb the witness points on the cores. */
-static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_contact* contact,
+static float core_gap(const pxi_gjk_pair* pair, const vec3 n, vec3 sa, vec3 sb);
+
+/* Whether the reference face's normal nr (frame A, out of the reference shape) may replace the contact
+ * normal of a pair with a triangle: the shapes' separation along it must be the contact's distance within
+ * rounding (1e-5 of the supports' reach). The distance is the largest separation over all directions,
+ * reached along the contact normal; a face normal within the snap angle that separates the shapes less is
+ * not a contact normal of theirs. A mesh's edge rules keep a contact's normal in the normal cone of the
+ * triangle's feature, and a box lying across a mesh's ridge with its face leaning 2 degrees out of the
+ * ridge's wedge had taken that face's normal, out of the cone (mesh_edges crease_normals, 8 of 31 seeds).
+ * Pairs without a triangle snap as before: a face lying nearly flat on another keeps its exact normal. */
+static bool snap_keeps_depth(const pxi_gjk_pair* pair, bool ref_is_a, const vec3 nr, const px_contact* contact)
+{
+    if (pair->a->type != PX_SHAPE_TRIANGLE && pair->b->type != PX_SHAPE_TRIANGLE)
+    {
+        return true;
+    }
+    vec3 n_ab, sa, sb;
+    px_v3_scale(nr, ref_is_a ? 1.0f : -1.0f, n_ab);
+    const float separation = core_gap(pair, n_ab, sa, sb) - (pair->a->radius + pair->b->radius);
+    return separation >= contact->distance - 1.0e-5f * (px_v3_norm(sa) + px_v3_norm(sb));
+}
+
+static bool manifold_polytopes(const pxi_gjk_pair* pair, const pxi_poly* pa, const pxi_poly* pb, const px_contact* contact,
                                const vec3 wa, const vec3 wb, float ra, float rb, float margin,
                                px_manifold* out)
 {
@@ -647,7 +669,10 @@ static bool manifold_polytopes(const pxi_poly* pa, const pxi_poly* pb, const px_
     /* the manifold normal m (reference to incident): the face normal for face contacts, else the contact
      * normal, with the prism over the reference face swept along m */
     vec3 m;
-    px_v3_copy(px_v3_dot(nr, n_ri) >= 1.0f - PXI_FACE_SNAP ? nr : n_ri, m);
+    px_v3_copy(px_v3_dot(nr, n_ri) >= 1.0f - PXI_FACE_SNAP && snap_keeps_depth(pair, ref_is_a, nr, contact)
+                   ? nr
+                   : n_ri,
+               m);
     float nm = px_v3_dot(nr, m);
     if (!(nm >= PXI_MIN_PROJECTION))
     {
@@ -1220,7 +1245,7 @@ static bool manifold_local(const px_shape* a, const px_shape* b, const px_transf
         bool done = false;
         if (poly_a && poly_b)
         {
-            done = manifold_polytopes(&pa, &pb, c, wa, wb, ra, rb, margin, out);
+            done = manifold_polytopes(&pair, &pa, &pb, c, wa, wb, ra, rb, margin, out);
         }
         else if (seg_a && poly_b)
         {
