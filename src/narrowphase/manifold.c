@@ -328,11 +328,13 @@ static int poly_tied_corners(const pxi_poly* p, int v, const vec3 dl, int* tied,
     {
         const struct px_hull* h = p->hull;
         const float tol = PXI_SUPPORT_TIE * 2.0f * h->extent;
-        const float top = px_v3_dot(h->vertices + 3 * (size_t)v, dl);
+        const float* pv = h->vertices + 3 * (size_t)v;
         for (int32_t k = h->adjacency_offsets[v]; k < h->adjacency_offsets[v + 1] && n < cap; ++k)
         {
             const int32_t u = h->adjacency[k];
-            if (px_v3_dot(h->vertices + 3 * (size_t)u, dl) >= top - tol)
+            vec3 e; /* along the edge, so that a hull far from its origin compares at its own scale */
+            px_v3_sub(h->vertices + 3 * (size_t)u, pv, e);
+            if (px_v3_dot(e, dl) >= -tol)
             {
                 tied[n++] = u;
             }
