@@ -1240,6 +1240,36 @@ static bool in_wedge(const float n[3], const float f[3], const float g[3], float
     return fabsf(off) <= tol && a >= -tol && b >= -tol && n[0] * f[0] + n[1] * f[1] + n[2] * f[2] > 0.0f;
 }
 
+/* The crease scene of crease_normals: a floor meeting a ramp 30 degrees up (ridge 0, a valley) or down
+ * (ridge 1) along x = 0, each a quad of two triangles, as the static body of a new world. The faces'
+ * normals go to up and ramp. Returns 0, or 1 on a failure. */
+static int crease_world(int ridge, px_mesh** mesh, px_world** world, float up[3], float ramp[3])
+{
+    const double slope = 30.0 * 3.14159265358979323846 / 180.0;
+    const float h = (float)(4.0 * tan(slope)) * (ridge ? -1.0f : 1.0f);
+    const float v[18] = { -4, -4, 0, 0, -4, 0, 0, 4, 0, -4, 4, 0, 4, -4, h, 4, 4, h };
+    const int32_t idx[12] = { 0, 1, 2, 0, 2, 3, 1, 4, 5, 1, 5, 2 };
+    PX_CHECK_STATUS(px_mesh_create(v, 6, idx, 4, NULL, mesh), PX_OK);
+    up[0] = 0.0f, up[1] = 0.0f, up[2] = 1.0f;
+    ramp[0] = (float)(ridge ? sin(slope) : -sin(slope)), ramp[1] = 0.0f, ramp[2] = (float)cos(slope);
+    PX_CHECK_STATUS(px_world_create(NULL, world), PX_OK);
+    px_body_def md = px_body_default_def();
+    md.type = PX_BODY_STATIC;
+    md.mesh = *mesh;
+    px_body_id ground;
+    PX_CHECK_STATUS(px_world_create_body(*world, &md, &ground), PX_OK);
+    return 0;
+}
+
+/* Whether a contact normal on the crease scene is one of the faces' normals (*face), or at a ridge lies
+ * between them. */
+static bool crease_normal_ok(const float n[3], const float up[3], const float ramp[3], int ridge, bool* face)
+{
+    *face = fabsf(n[0] - up[0]) + fabsf(n[1]) + fabsf(n[2] - up[2]) <= 1e-3f ||
+            fabsf(n[0] - ramp[0]) + fabsf(n[1]) + fabsf(n[2] - ramp[2]) <= 1e-3f;
+    return *face || (ridge && in_wedge(n, up, ramp, 1e-3f));
+}
+
 /* A floor meeting a ramp along one long edge, 30 degrees up (a valley) or down (a ridge), each a quad of
  * two triangles, so that shapes near the middle touch the crease away from any vertex. Boxes, capsules
  * and cylinders of random orientation resting there, 14 mm deep to 6 mm apart: every normal, from the
@@ -1250,25 +1280,14 @@ static bool in_wedge(const float n[3], const float f[3], const float g[3], float
  * at a valley the floor kept a shape over the ramp its edge's normal (the edge active from behind). */
 static int crease_normals(void)
 {
-    const double slope = 30.0 * 3.14159265358979323846 / 180.0;
     px_rng rng = px_rng_seeded(0xc4ea5e);
     int contacts = 0, turned = 0;
     for (int ridge = 0; ridge < 2; ++ridge)
     {
-        const float h = (float)(4.0 * tan(slope)) * (ridge ? -1.0f : 1.0f);
-        const float v[18] = { -4, -4, 0, 0, -4, 0, 0, 4, 0, -4, 4, 0, 4, -4, h, 4, 4, h };
-        const int32_t idx[12] = { 0, 1, 2, 0, 2, 3, 1, 4, 5, 1, 5, 2 };
         px_mesh* mesh = NULL;
-        PX_CHECK_STATUS(px_mesh_create(v, 6, idx, 4, NULL, &mesh), PX_OK);
-        const float up[3] = { 0, 0, 1 };
-        const float ramp[3] = { (float)(ridge ? sin(slope) : -sin(slope)), 0, (float)cos(slope) };
         px_world* world = NULL;
-        PX_CHECK_STATUS(px_world_create(NULL, &world), PX_OK);
-        px_body_def md = px_body_default_def();
-        md.type = PX_BODY_STATIC;
-        md.mesh = mesh;
-        px_body_id ground;
-        PX_CHECK_STATUS(px_world_create_body(world, &md, &ground), PX_OK);
+        float up[3], ramp[3];
+        PX_CHECK(crease_world(ridge, &mesh, &world, up, ramp) == 0);
         for (int i = 0; i < 600; ++i)
         {
             const vec3 hb = { 0.5f, 0.3f, 0.2f };
@@ -1290,9 +1309,8 @@ static int crease_normals(void)
             for (int k = 0; k < n + wn; ++k)
             {
                 const float* nk = k < n ? mc[k].normal : wc[k - n].manifold.normal;
-                const bool face = fabsf(nk[0] - up[0]) + fabsf(nk[1]) + fabsf(nk[2] - up[2]) <= 1e-3f ||
-                                  fabsf(nk[0] - ramp[0]) + fabsf(nk[1]) + fabsf(nk[2] - ramp[2]) <= 1e-3f;
-                if (!(face || (ridge && in_wedge(nk, up, ramp, 1e-3f))))
+                bool face = false;
+                if (!crease_normal_ok(nk, up, ramp, ridge, &face))
                 {
                     fprintf(stderr, "%s, pose %d (shape %d): %s normal (%.7g %.7g %.7g)\n", ridge ? "ridge" : "valley",
                             i, i % 3, k < n ? "query" : "world", (double)nk[0], (double)nk[1], (double)nk[2]);
@@ -1318,26 +1336,15 @@ static int crease_normals(void)
  * the box and the triangle as much as the contact's own normal does. */
 static int ridge_box_face_snap(void)
 {
-    const double slope = 30.0 * 3.14159265358979323846 / 180.0;
-    const float h = -(float)(4.0 * tan(slope));
-    const float v[18] = { -4, -4, 0, 0, -4, 0, 0, 4, 0, -4, 4, 0, 4, -4, h, 4, 4, h };
-    const int32_t idx[12] = { 0, 1, 2, 0, 2, 3, 1, 4, 5, 1, 5, 2 };
-    const float up[3] = { 0, 0, 1 };
-    const float ramp[3] = { (float)sin(slope), 0, (float)cos(slope) };
     const px_transform poses[3] = {
         { { -0x1.9e4f6p-1f, -0x1.2c0b9ap-1f, 0x1.681c66p-6f, 0x1.25dea2p-5f }, { 0x1.71da02p-2f, 0x1.a25cfap-2f, 0x1.9b304p-3f } },
         { { 0x1.ef4af4p-1f, 0x1.fab7p-4f, -0x1.bd5e5p-3f, -0x1.47f45ep-5f }, { -0x1.6b74c2p-2f, 0x1.26bb4ep-1f, 0x1.a916bp-2f } },
         { { -0x1.56331cp-1f, 0x1.a6832cp-3f, -0x1.d3e118p-3f, 0x1.5ab46ap-1f }, { 0x1.e89fbcp-3f, 0x1.2af3fap-4f, 0x1.486dcp-2f } },
     };
     px_mesh* mesh = NULL;
-    PX_CHECK_STATUS(px_mesh_create(v, 6, idx, 4, NULL, &mesh), PX_OK);
     px_world* world = NULL;
-    PX_CHECK_STATUS(px_world_create(NULL, &world), PX_OK);
-    px_body_def md = px_body_default_def();
-    md.type = PX_BODY_STATIC;
-    md.mesh = mesh;
-    px_body_id ground;
-    PX_CHECK_STATUS(px_world_create_body(world, &md, &ground), PX_OK);
+    float up[3], ramp[3];
+    PX_CHECK(crease_world(1, &mesh, &world, up, ramp) == 0);
     const px_shape box = px_shape_box((vec3){ 0.5f, 0.3f, 0.2f });
     int contacts = 0;
     for (int i = 0; i < 3; ++i)
@@ -1353,9 +1360,8 @@ static int ridge_box_face_snap(void)
         for (int k = 0; k < wn; ++k)
         {
             const float* nk = wc[k].manifold.normal;
-            const bool face = fabsf(nk[0] - up[0]) + fabsf(nk[1]) + fabsf(nk[2] - up[2]) <= 1e-3f ||
-                              fabsf(nk[0] - ramp[0]) + fabsf(nk[1]) + fabsf(nk[2] - ramp[2]) <= 1e-3f;
-            if (!(face || in_wedge(nk, up, ramp, 1e-3f)))
+            bool face = false;
+            if (!crease_normal_ok(nk, up, ramp, 1, &face))
             {
                 fprintf(stderr, "pose %d, triangle %d: world normal (%.7g %.7g %.7g)\n", i, (int)wc[k].triangle,
                         (double)nk[0], (double)nk[1], (double)nk[2]);
