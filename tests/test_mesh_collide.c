@@ -933,8 +933,51 @@ typedef struct brute_contact
 {
     px_contact raw;
     px_contact corrected;
+    px_contact tied;  /* corrected from another witness on an edge normal to the raw normal (has_tied) */
+    bool has_tied;
     bool optional; /* the vertex rule may drop it */
 } brute_contact;
+
+/* A deep contact whose normal is normal to an edge of the triangle has that edge (the part within the
+ * shape) as its witness, and EPA returns any point of it: at an end that is also on an active edge, the
+ * rules keep the raw normal; inside it, they may correct it (a capsule through a dungeon floor, its
+ * witness at the end of an inactive edge where an active one meets it: -0.280 raw in the world, -0.600
+ * corrected in the query's frame, PX_TEST_SEED 30). The correction from the witness moved to the middle of
+ * such an edge, into b->tied when it differs from b->corrected. */
+static void tied_alternative(const px_mesh* m, const px_transform* mp, int t, const px_shape* s,
+                             const px_transform* sp, float tol, brute_contact* b)
+{
+    b->has_tied = false;
+    vec3 w[3];
+    posed_triangle(m, mp, t, w);
+    for (int i = 0; i < 3 && !b->has_tied; ++i)
+    {
+        const float* p0 = w[i];
+        const float* p1 = w[(i + 1) % 3];
+        vec3 e, r, mid;
+        px_v3_sub(p1, p0, e);
+        const float len = px_v3_norm(e);
+        px_v3_sub(b->raw.point_a, p0, r);
+        const float along = len > 0.0f ? px_v3_dot(r, e) / (len * len) : -1.0f;
+        vec3 foot;
+        px_v3_mad(p0, along, e, foot);
+        if (!(along >= 0.0f && along <= 1.0f) || !(px_v3_distance2(foot, b->raw.point_a) <= tol * tol) ||
+            !(fabsf(px_v3_dot(e, b->raw.normal)) <= 1e-3f * len))
+        {
+            continue;
+        }
+        px_v3_add(p0, p1, mid);
+        px_v3_scale(mid, 0.5f, mid);
+        px_contact moved = b->raw;
+        px_v3_copy(mid, moved.point_a);
+        correct_contact(m, mp, t, s, sp, &moved);
+        if (moved.distance != b->corrected.distance)
+        {
+            b->tied = moved;
+            b->has_tied = true;
+        }
+    }
+}
 
 /* Whether the query may drop the contact of triangle t (raw, triangle as A, world frame) by the vertex rule
  * (mesh_edges_internal.h): its witness at a vertex an edge of whose one-ring climbs towards the shape, and a
@@ -1028,9 +1071,14 @@ static int check_contacts(const px_mesh* m, const px_transform* mp, const px_sha
         PX_CHECK(px_contact_world(&tri, mp != NULL ? mp : &id, s, sp, NULL, &bf[t].raw) >= 0);
         bf[t].corrected = bf[t].raw;
         bf[t].optional = false;
+        bf[t].has_tied = false;
         if (bf[t].raw.distance <= margin + tol)
         {
             correct_contact(m, mp, t, s, sp, &bf[t].corrected);
+            if (bf[t].raw.distance < 0.0f)
+            {
+                tied_alternative(m, mp, t, s, sp, tol, &bf[t]);
+            }
         }
     }
     for (int t = 0; t < nt; ++t)
@@ -1091,7 +1139,14 @@ static int check_contacts(const px_mesh* m, const px_transform* mp, const px_sha
         const float rt = c->distance < 0.0f || r->distance < 0.0f ? depth_tol : tol;
         const bool raw_nearer = fabsf(c->distance - r->distance) <= rt &&
                                 fabsf(c->distance - r->distance) < fabsf(c->distance - b->distance);
-        if (!(fabsf(c->distance - b->distance) <= dt) || raw_nearer)
+        const bool tied_fits = bf[c->triangle].has_tied && !(fabsf(c->distance - b->distance) <= dt) &&
+                               fabsf(c->distance - bf[c->triangle].tied.distance) <= depth_tol;
+        if (tied_fits)
+        {
+            b = &bf[c->triangle].tied;
+            stats->alternative++;
+        }
+        else if (!(fabsf(c->distance - b->distance) <= dt) || raw_nearer)
         {
             if (!(fabsf(c->distance - r->distance) <= rt))
             {
