@@ -1374,6 +1374,62 @@ static int edge_support_tie(void)
     return 0;
 }
 
+/* A sheet 1 x 1 and 1e-5 thick (a box, and a hull 1.2e-5 thick) lying on a triangle, turned 1e-4 rad: its
+ * four corners. Its thin edges, shorter than the tie tolerance (1e-5 of the size), tied their two ends as the
+ * support whatever their direction, and a side face, standing on the contact, won as the face holding the
+ * most tied corners: two points along one edge, the sheet free to roll. */
+static int thin_sheet_lies_flat(void)
+{
+    const px_shape tri = px_shape_triangle((vec3){-4, -4, 0}, (vec3){4, -4, 0}, (vec3){0, 4, 0});
+    const px_transform tt = PX_TRANSFORM_IDENTITY_INIT;
+    const px_transform ts = {{0x1.f75106p-16f, 0x1.4f8b58p-15f, 0.0f, 1.0f},
+                             {0x1.99999ap-4f, 0x1.99999ap-3f, -0x1.e4f768p-11f}};
+    const float hz[2] = {5e-6f, 6e-6f};
+    for (int kind = 0; kind < 2; ++kind)
+    {
+        px_hull* hull = NULL;
+        px_shape sheet = px_shape_box((vec3){0.5f, 0.5f, hz[kind]});
+        if (kind == 1)
+        {
+            float p[24];
+            for (int i = 0; i < 8; ++i)
+            {
+                p[3 * i] = (i & 1) ? 0.5f : -0.5f;
+                p[3 * i + 1] = (i & 2) ? 0.5f : -0.5f;
+                p[3 * i + 2] = (i & 4) ? hz[kind] : -hz[kind];
+            }
+            PX_CHECK_STATUS(px_hull_create(p, 8, NULL, &hull), PX_OK);
+            PX_CHECK(px_hull_dimension(hull) == 3);
+            sheet = px_shape_from_hull(hull);
+        }
+        for (int order = 0; order < 2; ++order)
+        {
+            px_manifold m;
+            PX_CHECK_STATUS(order ? px_manifold_world(&sheet, &ts, &tri, &tt, NULL, &m)
+                                  : px_manifold_world(&tri, &tt, &sheet, &ts, NULL, &m),
+                            PX_OK);
+            /* the four corners: x and y both span the sheet's width */
+            float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+            for (int i = 0; i < m.count; ++i)
+            {
+                for (int k = 0; k < 2; ++k)
+                {
+                    lo[k] = fminf(lo[k], m.points[i].point_a[k]);
+                    hi[k] = fmaxf(hi[k], m.points[i].point_a[k]);
+                }
+            }
+            if (m.count != 4 || !(hi[0] - lo[0] > 0.99f) || !(hi[1] - lo[1] > 0.99f))
+            {
+                fprintf(stderr, "sheet %s, order %d:\n", kind ? "hull" : "box", order);
+                print_manifold("thin sheet", &m);
+                return 1;
+            }
+        }
+        px_hull_destroy(hull);
+    }
+    return 0;
+}
+
 /* Hulls from the builder (px_hull_create): random rocks (hulls of points on a squashed sphere, randomly
  * turned) resting on a box hull with a random depth. The deepest vertex must be a contact point at its
  * depth, every point within the margin, the normal the floor's; and a box's hull on a box must match the
@@ -1808,6 +1864,49 @@ static int thin_rod_keeps_width(void)
         wide |= m.points[i].point_a[2] > 0.0f ? 1 : 2;
     }
     PX_CHECK(wide == 3);
+    return 0;
+}
+
+/* A bar 0.6 x 0.01 x 0.01, a hull whose points sit around x = 300 in its own frame (as the pieces of a convex
+ * decomposition do), over the edge of a floor box 100 wide: both sides of its width at both ends. The merge
+ * took its size from the shapes' reach from their origins, 300 for the bar and 71 for the floor, and merged
+ * points within 2e-4 of 71 = 0.014: two points along one side. */
+static int offset_hull_keeps_width(void)
+{
+    float p[24];
+    for (int i = 0; i < 8; ++i)
+    {
+        p[3 * i] = 300.0f + ((i & 1) ? 0.3f : -0.3f);
+        p[3 * i + 1] = (i & 2) ? 0.005f : -0.005f;
+        p[3 * i + 2] = (i & 4) ? 0.005f : -0.005f;
+    }
+    px_hull* hull = NULL;
+    PX_CHECK_STATUS(px_hull_create(p, 8, NULL, &hull), PX_OK);
+    const px_shape bar = px_shape_from_hull(hull);
+    const px_shape floor = px_shape_box((vec3){50.0f, 50.0f, 1.0f});
+    px_transform tf = PX_TRANSFORM_IDENTITY_INIT, tb = PX_TRANSFORM_IDENTITY_INIT;
+    tf.p[2] = -1.0f;
+    tb.p[0] = -0x1.f43334p+7f; /* the bar's middle at x = 49.9, reaching 0.2 past the floor's edge */
+    tb.p[2] = 0x1.89374ap-9f;  /* 0.002 deep */
+    for (int order = 0; order < 2; ++order)
+    {
+        px_manifold m;
+        PX_CHECK_STATUS(order ? px_manifold_world(&bar, &tb, &floor, &tf, NULL, &m)
+                              : px_manifold_world(&floor, &tf, &bar, &tb, NULL, &m),
+                        PX_OK);
+        int sides = 0;
+        for (int i = 0; i < m.count; ++i)
+        {
+            PX_CHECK_NEAR(m.points[i].separation, -0.002, 1e-6);
+            sides |= m.points[i].point_a[1] > 0.0f ? 1 : 2;
+        }
+        if (m.count != 4 || sides != 3)
+        {
+            print_manifold("offset bar", &m);
+            return 1;
+        }
+    }
+    px_hull_destroy(hull);
     return 0;
 }
 
@@ -3450,6 +3549,7 @@ int test_manifold(void)
     PX_RUN_SUBTEST(built_hulls);
     PX_RUN_SUBTEST(rock_on_face_tie);
     PX_RUN_SUBTEST(edge_support_tie);
+    PX_RUN_SUBTEST(thin_sheet_lies_flat);
     PX_RUN_SUBTEST(id_stability);
     PX_RUN_SUBTEST(id_swap_symmetry);
     PX_RUN_SUBTEST(margin_and_rounding);
@@ -3470,6 +3570,7 @@ int test_manifold(void)
     PX_RUN_SUBTEST(tri_random_boxes);
     PX_RUN_SUBTEST(rounded_corner_single_point);
     PX_RUN_SUBTEST(thin_rod_keeps_width);
+    PX_RUN_SUBTEST(offset_hull_keeps_width);
     PX_RUN_SUBTEST(deep_hull_pairs);
     PX_RUN_SUBTEST(edge_on_tie_ids);
     PX_RUN_SUBTEST(box_feature_name_tables);

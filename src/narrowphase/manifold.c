@@ -305,8 +305,13 @@ static float poly_face_spread(const pxi_poly* p, int f, const vec3 dir)
 
 /* The corners of polytope p tied with vertex v, its support along dl (local, unit), within PXI_SUPPORT_TIE
  * of the polytope's size: v first, then those of its neighbours as high as v within that (an edge nearly
- * normal to dl, whose two ends then trade places as the support with rounding of dl). At most `cap`;
- * returns the count. Triangles list v alone (both their faces have every corner). */
+ * normal to dl, whose two ends then trade places as the support with rounding of dl). The edge must also be
+ * nearly normal to dl in angle (its slope along dl below PXI_PARALLEL_SIN): an edge shorter than the
+ * tolerance ties by its length alone whatever its direction, and the thin side of a sheet (a box or hull
+ * 1e-5 of its width thick) lying on a face tied its two faces' corners, so that a side face, standing on
+ * the contact, won over the face lying on it (two points along one edge instead of four corners). Such an
+ * edge is within the tolerance of its end v, so the face holding v covers it anyway. At most `cap`; returns
+ * the count. Triangles list v alone (both their faces have every corner). */
 static int poly_tied_corners(const pxi_poly* p, int v, const vec3 dl, int* tied, int cap)
 {
     tied[0] = v;
@@ -318,7 +323,7 @@ static int poly_tied_corners(const pxi_poly* p, int v, const vec3 dl, int* tied,
         for (int k = 0; k < 3 && n < cap; ++k)
         {
             /* the neighbour across axis k lies 2 he[k] lower along dl, by |dl[k]| */
-            if (2.0f * he[k] * fabsf(dl[k]) <= tol)
+            if (2.0f * he[k] * fabsf(dl[k]) <= tol && fabsf(dl[k]) <= PXI_PARALLEL_SIN)
             {
                 tied[n++] = v ^ (1 << k);
             }
@@ -334,7 +339,8 @@ static int poly_tied_corners(const pxi_poly* p, int v, const vec3 dl, int* tied,
             const int32_t u = h->adjacency[k];
             vec3 e; /* along the edge, so that a hull far from its origin compares at its own scale */
             px_v3_sub(h->vertices + 3 * (size_t)u, pv, e);
-            if (px_v3_dot(e, dl) >= -tol)
+            const float drop = -px_v3_dot(e, dl);
+            if (drop <= tol && (drop <= 0.0f || drop * drop <= PXI_PARALLEL_SIN * PXI_PARALLEL_SIN * px_v3_norm2(e)))
             {
                 tied[n++] = u;
             }
@@ -1308,6 +1314,43 @@ static void merge_coincident(px_manifold* m, float tol)
     m->count = kept;
 }
 
+/* A shape's size for the merge, rounding included: its own extent, not its reach from its origin
+ * (pxi_shape_bound). A built hull's points or a triangle's corners can sit far from their frame's origin (the
+ * pieces of a convex decomposition, a triangle in world coordinates), and their bound then measured that
+ * offset: a bar 0.01 wide authored at x = 300 over a floor box 100 wide took the floor's size, 71, and its
+ * two sides 0.01 apart merged (2e-4 of 71 is 0.014). */
+static float merge_size(const px_shape* s)
+{
+    float size;
+    if (s->type == PX_SHAPE_HULL && s->hull.built != NULL)
+    {
+        size = s->hull.built->extent;
+    }
+    else if (s->type == PX_SHAPE_TRIANGLE || s->type == PX_SHAPE_SEGMENT)
+    {
+        /* the largest distance of a corner from their mean */
+        const int n = s->type == PX_SHAPE_TRIANGLE ? 3 : 2;
+        const float* v[3] = { s->type == PX_SHAPE_TRIANGLE ? s->triangle.a : s->segment.a,
+                              s->type == PX_SHAPE_TRIANGLE ? s->triangle.b : s->segment.b, s->triangle.c };
+        vec3 mean = { 0.0f, 0.0f, 0.0f };
+        for (int i = 0; i < n; ++i)
+        {
+            px_v3_mad(mean, 1.0f / (float)n, v[i], mean);
+        }
+        float far2 = 0.0f;
+        for (int i = 0; i < n; ++i)
+        {
+            far2 = px_maxf(far2, px_v3_distance2(v[i], mean));
+        }
+        size = sqrtf(far2);
+    }
+    else
+    {
+        size = pxi_shape_bound(s);
+    }
+    return size + s->radius;
+}
+
 /* The least squared distance between two points of m (count >= 2); INFINITY, without measuring, when every
  * point is a vertex of one face inside the other (the ids' feature kinds FACE and VERTEX: a resting box),
  * since distinct vertices of a face are never within rounding of each other. */
@@ -1472,7 +1515,7 @@ static void manifold_finish(const px_shape* a, const px_shape* b, const px_trans
     {
         if (closest_pair2(local) <= PXI_MANIFOLD_MERGE_FRACTION * PXI_MANIFOLD_MERGE_FRACTION * size_above2(a, b))
         {
-            const float size = px_minf(pxi_shape_bound(a) + a->radius, pxi_shape_bound(b) + b->radius);
+            const float size = px_minf(merge_size(a), merge_size(b));
             merge_coincident(local, size > 0.0f ? PXI_MANIFOLD_MERGE_FRACTION * size : 0.0f);
         }
         make_ids_distinct(local);
