@@ -1279,11 +1279,12 @@ static bool manifold_local(const px_shape* a, const px_shape* b, const px_transf
 }
 
 /* Points closer than this fraction of the smaller shape's size are one contact (merge_coincident): points
- * that carry no lever arm between them, not across a thin shape's width (1e-3 had merged the two sides of a
- * rod 0.004 thick lying across a floor box 4.4 in size). 1e-5 left a corner 1e-4 from a side plane of a
- * rounded face with two crossings 3e-5 to 1e-4 from it (rounded_corner_single_point failed at 13 of 31
- * PX_TEST_SEEDs). */
-#define PXI_MANIFOLD_MERGE_FRACTION 2.0e-4f
+ * within rounding of each other, not across a thin shape's width. 1e-3 had merged the two sides of a rod
+ * 0.004 thick lying across a floor box 4.4 in size, and 2e-4 those of the same rod across a floor 60 wide
+ * (review 68). Points a little farther apart, a sharp corner 1e-4 from a side plane of a rounded face and
+ * the crossings of its edges with it (3e-5 to 1e-4 from the corner), stay apart: only their ids, features
+ * of their own, tell them from a rod's two sides. */
+#define PXI_MANIFOLD_MERGE_FRACTION 1.0e-5f
 
 /* One point per place: a point within tol of a point kept before it is merged into that one, the deeper
  * of the two staying (its id with it). Where a rounded shape's core face has its prism edge pass through a
@@ -1317,8 +1318,8 @@ static void merge_coincident(px_manifold* m, float tol)
 /* A shape's size for the merge, rounding included: its own extent, not its reach from its origin
  * (pxi_shape_bound). A built hull's points or a triangle's corners can sit far from their frame's origin (the
  * pieces of a convex decomposition, a triangle in world coordinates), and their bound then measured that
- * offset: a bar 0.01 wide authored at x = 300 over a floor box 100 wide took the floor's size, 71, and its
- * two sides 0.01 apart merged (2e-4 of 71 is 0.014). */
+ * offset: a bar 0.01 wide authored at x = 3000 over a floor box 2000 wide took the floor's size, 1414, and
+ * its two sides 0.01 apart merged (1e-5 of 1414 is 0.014). */
 static float merge_size(const px_shape* s)
 {
     float size;
