@@ -970,6 +970,15 @@ static int landing_sweeps(void)
     PX_CHECK_STATUS(px_mesh_shape_cast(mesh, NULL, &cylinder, &pose, tr, &r), PX_OK);
     PX_CHECK(r.hit && !r.initial_overlap);
     PX_CHECK_NEAR(r.normal[1], 1.0, 1e-6);
+    /* a cylinder landing flat inside a triangle, whose cast reported the last separating plane's normal, 1
+     * degree off vertical (PX_TEST_SEED 36): a hit inside a triangle takes the face normal */
+    pose.p[0] = -0x1.bc7e1ap+1f;
+    pose.p[1] = 0x1.0512ccp-1f;
+    pose.p[2] = 0x1.ba5a6p+1f;
+    const vec3 tr2 = { 0x1.6ca07cp-2f, -0x1.4dc8e4p-6f, 0x1.e8811cp-4f };
+    PX_CHECK_STATUS(px_mesh_shape_cast(mesh, NULL, &cylinder, &pose, tr2, &r), PX_OK);
+    PX_CHECK(r.hit && !r.initial_overlap);
+    PX_CHECK_NEAR(r.normal[1], 1.0, 1e-6);
     /* random landings, positions on and off the seams */
     px_rng rng = px_rng_seeded(0x6c616e64ull);
     const px_shape shapes[3] = { px_shape_cylinder(0.5f, 0.3f), px_shape_box((vec3){ 0.4f, 0.25f, 0.3f }),
@@ -1750,6 +1759,31 @@ static int vertex_rule_keeps_face_contacts(void)
     return 0;
 }
 
+/* pxi_witness_vertex names a corner only for a vertex contact. A normal normal to an edge at the corner is an
+ * edge contact: the edge's points tie, and a deep contact's witness lands at the corner or inside the edge
+ * by the frame's rounding (env.obj at PX_TEST_SEED 34-36: the query's witness at the corner dropped a
+ * contact 65 deep as a vertex ghost, the world's inside the edge kept it). A normal leaning back along both
+ * edges (a ridge's ghost) names the corner; a face normal names none. */
+static int witness_vertex_edge_ties(void)
+{
+    const float a[3] = { 0, 0, 0 }, b[3] = { 2, 0, 0 }, c[3] = { 0, 2, 0 };
+    const vec3 corner = { 0, 0, 0 };
+    const vec3 along_edge0 = { 0.0f, -0.6f, 0.8f }; /* normal to edge 0 (a to b) */
+    const vec3 near_edge2 = { -0.8f, 0.001f, 0.6f }; /* within 1e-3 of normal to edge 2 (c to a) */
+    const vec3 face = { 0.0f, 0.0f, 1.0f };
+    vec3 ghost = { -0.3f, -0.4f, 0.866f }; /* leaning back along both edges at a */
+    const float g = sqrtf(px_v3_norm2(ghost));
+    px_v3_scale(ghost, 1.0f / g, ghost);
+    PX_CHECK(pxi_witness_vertex(a, b, c, corner, along_edge0) == -1);
+    PX_CHECK(pxi_witness_vertex(a, b, c, corner, near_edge2) == -1);
+    PX_CHECK(pxi_witness_vertex(a, b, c, corner, face) == -1);
+    PX_CHECK(pxi_witness_vertex(a, b, c, corner, ghost) == 0);
+    const vec3 at_b = { 2, 0, 0 };
+    const vec3 ghost_b = { 0.5f, -0.3f, 0.812f };
+    PX_CHECK(pxi_witness_vertex(a, b, c, at_b, ghost_b) == 1);
+    return 0;
+}
+
 int test_mesh_edges(void)
 {
     PX_SUITE_BEGIN;
@@ -1772,5 +1806,6 @@ int test_mesh_edges(void)
     PX_RUN_SUBTEST(ridge_vertex_ghosts);
     PX_RUN_SUBTEST(vertex_rule_keeps_deepest);
     PX_RUN_SUBTEST(vertex_rule_keeps_face_contacts);
+    PX_RUN_SUBTEST(witness_vertex_edge_ties);
     PX_SUITE_END;
 }

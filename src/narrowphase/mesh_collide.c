@@ -1317,6 +1317,7 @@ static bool cast_leaf(cast_search* s, const pxi_mesh_packet* packets, int count)
         if (r.hit && cast_improves(s, r.fraction, index))
         {
             const unsigned flags = s->active != NULL ? s->active[index] : 0x3Fu;
+            vec3 fn;
             if (!r.initial_overlap && (flags & 0x3Fu) != 0x3Fu)
             {
                 /* a hit on the triangle's inactive (internal) edges takes its face normal, as the contacts do
@@ -1324,12 +1325,21 @@ static bool cast_leaf(cast_search* s, const pxi_mesh_packet* packets, int count)
                  * off vertical from a seam */
                 px_transform at_hit = PX_TRANSFORM_IDENTITY_INIT;
                 px_v3_scale(s->r_local, r.fraction, at_hit.p);
-                vec3 fn;
                 if (pxi_edge_correction_normal(whole.triangle.a, whole.triangle.b, whole.triangle.c, flags, s->q->shape,
                                                &at_hit, r.normal, (const vec3*)r.point, 1, fn))
                 {
                     px_v3_copy(fn, r.normal);
                 }
+            }
+            if (!r.initial_overlap &&
+                pxi_interior_face_normal(whole.triangle.a, whole.triangle.b, whole.triangle.c, r.point, r.normal,
+                                         PXI_CAST_FACE_SNAP_COS, fn))
+            {
+                /* A hit inside the triangle is on its face. A cast of an unrounded curved shape (a cylinder's
+                 * rim) reports the last separating plane's normal, good to about sqrt(tol / R): a cylinder
+                 * landing flat on a grid floor got one 1 degree off vertical (landing_sweeps, PX_TEST_SEED
+                 * 36), past the contacts' snap (PXI_EDGE_SNAP_COS). */
+                px_v3_copy(fn, r.normal);
             }
             s->best = r.fraction;
             s->best_index = index;

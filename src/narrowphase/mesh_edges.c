@@ -349,6 +349,23 @@ bool pxi_edge_neighbour_holds(const float a[3], const float b[3], const float c[
     return near <= depth + tol; /* NaN: false */
 }
 
+bool pxi_interior_face_normal(const float a[3], const float b[3], const float c[3], const vec3 witness,
+                               const vec3 normal, float snap_cos, vec3 face_normal)
+{
+    tri_frame t;
+    if (!tri_frame_init(&t, a, b, c) || tri_edges_at(&t, witness) != 0u)
+    {
+        return false;
+    }
+    const float cosn = px_v3_dot(normal, t.nu);
+    if (!(fabsf(cosn) >= 1.0f - snap_cos))
+    {
+        return false; /* NaN too */
+    }
+    px_v3_scale(t.nu, cosn > 0.0f ? 1.0f : -1.0f, face_normal);
+    return true;
+}
+
 int pxi_witness_vertex(const float a[3], const float b[3], const float c[3], const vec3 witness, const vec3 normal)
 {
     tri_frame t;
@@ -364,17 +381,34 @@ int pxi_witness_vertex(const float a[3], const float b[3], const float c[3], con
         return -1;
     }
     /* edge i runs from corner i to corner i + 1: corner k lies on edges k and k + 2 */
+    int k;
     switch (tri_edges_at(&t, witness))
     {
     case 5u:
-        return 0;
+        k = 0;
+        break;
     case 3u:
-        return 1;
+        k = 1;
+        break;
     case 6u:
-        return 2;
+        k = 2;
+        break;
     default:
         return -1;
     }
+    /* an edge contact: the normal is normal to an edge at the corner (within PXI_WITNESS_EDGE_SIN), whose
+     * points tie as the triangle's support; the witness is one of them, at the corner by EPA's pick (a deep
+     * contact's witness lands anywhere along the edge: the world's frame put it inside the edge where the
+     * query's put it at the corner and dropped the contact as a ghost) */
+    const int edges[2] = { k, k == 0 ? 2 : k - 1 };
+    for (int j = 0; j < 2; ++j)
+    {
+        if (fabsf(px_v3_dot(t.e[edges[j]], normal)) <= PXI_WITNESS_EDGE_SIN * t.len[edges[j]])
+        {
+            return -1;
+        }
+    }
+    return k;
 }
 
 int pxi_vertex_contact_climb(const float v[3], const float (*ring)[3], int count, const vec3 normal, float min_rise)

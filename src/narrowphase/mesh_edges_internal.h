@@ -48,6 +48,12 @@
 /* A normal leaning out across an active edge by less than this (the sine of the angle, 1e-3) does not
  * count as leaning out (the vertex rule above). */
 #define PXI_EDGE_OUT_MIN 1.0e-3f
+/* A contact whose normal is normal to an edge at its witness's corner within this sine (0.3 degrees) is an
+ * edge contact, not a vertex one (pxi_witness_vertex): its witness could lie anywhere along that edge. */
+#define PXI_WITNESS_EDGE_SIN 5.0e-3f
+/* A cast's hit inside a triangle takes the face normal when its own is within this (1 - cos, 2.6 degrees) of
+ * it (pxi_interior_face_normal): the normal of an unrounded curved shape's hit is good to sqrt(tol / R). */
+#define PXI_CAST_FACE_SNAP_COS 1.0e-3f
 
 /* Whether a contact against triangle (a, b, c) is an internal-edge contact to correct, and the normal it
  * gets. flags: the triangle's byte of px_mesh_active_edges. shape, shape_pose: the convex shape and its
@@ -57,6 +63,13 @@
 bool pxi_edge_correction_normal(const float a[3], const float b[3], const float c[3], unsigned flags,
                                 const px_shape* shape, const px_transform* shape_pose, const vec3 normal,
                                 const vec3* points, int count, vec3 face_normal);
+
+/* The face normal of triangle (a, b, c) on the side normal points to, into face_normal, when the witness lies
+ * inside the triangle (on no edge's line, within the edge rules' tolerance) and normal is within snap_cos
+ * (1 - cos) of it: a witness inside a triangle means the face's normal in exact arithmetic, whatever the
+ * query's estimate. False otherwise. */
+bool pxi_interior_face_normal(const float a[3], const float b[3], const float c[3], const vec3 witness,
+                               const vec3 normal, float snap_cos, vec3 face_normal);
 
 /* A contact re-made along unit normal n (from a triangle to the shape, all in one frame): point_b the shape's
  * support along -n (shape_pose NULL: the identity), distance its height over the plane through plane_point
@@ -114,6 +127,9 @@ bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const floa
  * it across a face, whose points tie: the witness is one of them, at a vertex when the query's simplex
  * happens to end there (a warm start), and the contact is the surface's own, not a vertex's. (A box lying on
  * a floor, pressed 0.2 mm deeper into a wall rising from a floor vertex, had lost every floor contact.)
+ * Also -1 for an edge contact: the normal normal to an edge at the corner within PXI_WITNESS_EDGE_SIN (the
+ * edge's points tie, and a deep contact's witness lands at the corner or inside the edge depending on the
+ * frame: env.obj at PX_TEST_SEED 34-36).
  * pxi_vertex_contact_climb: v the vertex, ring[count] the other vertices of the triangles around it (repeats
  * allowed), normal unit from the triangle to the shape, all in one frame; min_rise the threshold (the queries
  * take PXI_EDGE_OUT_MIN). Returns the index in ring of the vertex whose edge climbs most, -1 when none climbs
