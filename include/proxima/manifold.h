@@ -75,7 +75,11 @@ PX_API px_manifold_config px_manifold_default_config(void);
 /// separation is <= config->margin. The deepest point's separation is within a twentieth of the depth (or
 /// a tenth of the margin; the margin for two boxes) of px_contact_world's distance: where the clip cuts the
 /// deepest feature off, the contact's own point joins. For face contacts the normal is the reference face's own normal (to the
-/// rounding of the mapping to world space), not the contact query's estimate of it. The contact normal is checked against the contact distance and repaired when the two contradict
+/// rounding of the mapping to world space), not the contact query's estimate of it: a face within 2.6 degrees
+/// of the contact normal is taken as the reference, so between convex shapes the normal may lean up to that
+/// much from the minimum translation direction. Against a triangle the face's normal is taken only when the
+/// shapes separate along it as much as along the contact normal (a mesh's edge rules keep a contact's
+/// normal in the normal cone of the triangle's feature). The contact normal is checked against the contact distance and repaired when the two contradict
 /// each other (see manifold.c). Points farther apart than the margin are dropped; when the shapes are
 /// farther apart than the margin, count is 0 and normal is the separating direction.
 /// @param[in]  a, b      Shapes (validated as for px_contact_relative)
