@@ -1153,6 +1153,19 @@ static const pxt_frozen_case reg_box_box_witness_a_case = { "reg_box_box_witness
     { -0x1.b5e824p-44f, 0x1.51d362p-42f, -0x1.46f4d6p-40f, 0x1p+0f },
     { -0x1.c3fc36p+9f, 0x1.43dfaap+9f, 0x1.623aa4p+9f } };
 
+/* Box-box closed form, witness off B: px_shape_box half (1575.6, 26.7, 6.6) and (0.54, 999.4, 14.5), their
+ * long edges crossing nearly parallel (B's long axis 1.8e-6 rad off A's face plane), S 3152. The axis choice
+ * prefers A's face (overlap 0.00283) to the edge pair (0.00247, smaller by less than 1e-6 S); over A's face
+ * no pair of points realizes that overlap, and point_b came out 113 outside B (PX_TEST_SEED=28, sample
+ * 89922). Such pairs now go to GJK and EPA. */
+static const pxt_frozen_case reg_box_box_witness_b_case = { "reg_box_box_witness_b", PXT_K_BOX_SHAPE,
+    1, 0, { 0x1.89e772p+10f, 0x1.ab81ccp+4f, 0x1.a74da2p+2f }, NULL,
+    1, 0, { 0x1.14f9ccp-1f, 0x1.f3adf4p+9f, 0x1.d15044p+3f }, NULL,
+    { 0x1.b7d76ep-2f, 0x1.49b474p-2f, 0x1.510cb6p-1f, -0x1.0e2f6cp-1f },
+    { 0x1.57581p+8f, 0x1.7b4ep+9f, -0x1.01d53ap+9f },
+    { -0x1.d2523ap-2f, -0x1.bf2adp-3f, -0x1.aa809ep-1f, -0x1.cea912p-3f },
+    { 0x1.103a5p+7f, -0x1.e9d202p+8f, 0x1.4ebf2ep+10f } };
+
 /* Undocumented warning: a point against a 5-point hull ~200 from the origin, S 204, separated by 1.9e-7
  * (9e-10 S): the distance (0) is within tolerance, but the status is PX_WARN_DEGENERATE from EPA, which
  * contact.h does not list among px_contact_world's outcomes (seen on the working tree after the GJK-path
@@ -1524,6 +1537,11 @@ static int reg_box_box_witness_a(void)
     return run_frozen(&reg_box_box_witness_a_case);
 }
 
+static int reg_box_box_witness_b(void)
+{
+    return run_frozen(&reg_box_box_witness_b_case);
+}
+
 static int reg_epa_degenerate_status(void)
 {
     return run_frozen(&reg_epa_degenerate_status_case);
@@ -1577,6 +1595,7 @@ int test_contact_accuracy(void)
     PX_RUN_SUBTEST(reg_epa_witness_b);
     PX_RUN_SUBTEST(reg_epa_flat_normal);
     PX_RUN_SUBTEST(reg_box_box_witness_a);
+    PX_RUN_SUBTEST(reg_box_box_witness_b);
     PX_RUN_SUBTEST(reg_epa_degenerate_status);
     PX_RUN_SUBTEST(reg_gjk_triangles_apart);
     PX_RUN_SUBTEST(reg_epa_too_deep);

@@ -180,7 +180,8 @@ static bool contact_point_box(const px_shape* point, const px_shape* box, const 
 
 /* Two boxes whose cores overlap: the separating-axis minimum (exact depth; box_sat.h). Returns false when
  * the cores overlap by no more than min_overlap along some axis (apart, touching, or too close to touching
- * to decide here: GJK handles those exactly). */
+ * to decide here: GJK handles those exactly), and when the witness pair does not lie on the boxes
+ * (pxi_box_witness_on_boxes). */
 static bool contact_box_box(const px_shape* a, const px_shape* b, const pxi_gjk_pair* pair, float min_overlap,
                             px_contact* r)
 {
@@ -217,6 +218,10 @@ static bool contact_box_box(const px_shape* a, const px_shape* b, const pxi_gjk_
     }
     vec3 pa, pb;
     pxi_box_witness(&sat, best_kind, n, depth, pa, pb);
+    if (!pxi_box_witness_on_boxes(&sat, n, depth, pa))
+    {
+        return false; /* a face axis that no pair of points over the face realizes: GJK and EPA */
+    }
     contact_from_cores(pa, pb, n, -depth, a->radius, b->radius, r);
     r->method = PX_CONTACT_ANALYTIC;
     return true;
