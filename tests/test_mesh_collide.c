@@ -990,7 +990,9 @@ static bool vertex_ghost_contact(const px_mesh* m, const px_transform* mp, int t
     px_transform id = PX_TRANSFORM_IDENTITY_INIT;
     vec3 w[3];
     posed_triangle(m, mp, t, w);
-    const int k = pxi_witness_vertex(w[0], w[1], w[2], c->point_a, c->normal);
+    const uint8_t* active = px_mesh_active_edges(m);
+    const unsigned flags = active != NULL ? active[t] : 0x3Fu;
+    const int k = pxi_witness_vertex(w[0], w[1], w[2], c->point_a, c->normal, (flags | (flags >> 3)) & 7u);
     if (k < 0)
     {
         return false;

@@ -425,7 +425,9 @@ static bool vertex_ghost(const mesh_query* q, const px_mesh* mesh, int32_t trian
                          const px_contact* c, const vec3 normal, const vec3 witness)
 {
     const float* corners[3] = { whole->triangle.a, whole->triangle.b, whole->triangle.c };
-    const int k = pxi_witness_vertex(corners[0], corners[1], corners[2], witness, normal);
+    const uint8_t* active = pxi_mesh_active_edges(mesh);
+    const unsigned flags = active != NULL ? active[triangle] : 0x3Fu;
+    const int k = pxi_witness_vertex(corners[0], corners[1], corners[2], witness, normal, (flags | (flags >> 3)) & 7u);
     if (k < 0)
     {
         return false;
@@ -1318,13 +1320,13 @@ static bool cast_leaf(cast_search* s, const pxi_mesh_packet* packets, int count)
         {
             const unsigned flags = s->active != NULL ? s->active[index] : 0x3Fu;
             vec3 fn;
+            px_transform at_hit = PX_TRANSFORM_IDENTITY_INIT;
+            px_v3_scale(s->r_local, r.fraction, at_hit.p);
             if (!r.initial_overlap && (flags & 0x3Fu) != 0x3Fu)
             {
                 /* a hit on the triangle's inactive (internal) edges takes its face normal, as the contacts do
                  * (mesh_edges_internal.h): a cylinder landing flat on a grid floor got a normal 85 degrees
                  * off vertical from a seam */
-                px_transform at_hit = PX_TRANSFORM_IDENTITY_INIT;
-                px_v3_scale(s->r_local, r.fraction, at_hit.p);
                 if (pxi_edge_correction_normal(whole.triangle.a, whole.triangle.b, whole.triangle.c, flags, s->q->shape,
                                                &at_hit, r.normal, (const vec3*)r.point, 1, fn))
                 {
@@ -1332,8 +1334,8 @@ static bool cast_leaf(cast_search* s, const pxi_mesh_packet* packets, int count)
                 }
             }
             if (!r.initial_overlap &&
-                pxi_interior_face_normal(whole.triangle.a, whole.triangle.b, whole.triangle.c, r.point, r.normal,
-                                         PXI_CAST_FACE_SNAP_COS, fn))
+                pxi_interior_face_normal(whole.triangle.a, whole.triangle.b, whole.triangle.c, s->q->shape, &at_hit,
+                                         r.point, r.normal, PXI_CAST_FACE_SNAP_COS, fn))
             {
                 /* A hit inside the triangle is on its face. A cast of an unrounded curved shape (a cylinder's
                  * rim) reports the last separating plane's normal, good to about sqrt(tol / R): a cylinder

@@ -349,8 +349,9 @@ bool pxi_edge_neighbour_holds(const float a[3], const float b[3], const float c[
     return near <= depth + tol; /* NaN: false */
 }
 
-bool pxi_interior_face_normal(const float a[3], const float b[3], const float c[3], const vec3 witness,
-                               const vec3 normal, float snap_cos, vec3 face_normal)
+bool pxi_interior_face_normal(const float a[3], const float b[3], const float c[3], const px_shape* shape,
+                               const px_transform* shape_pose, const vec3 witness, const vec3 normal, float snap_cos,
+                               vec3 face_normal)
 {
     tri_frame t;
     if (!tri_frame_init(&t, a, b, c) || tri_edges_at(&t, witness) != 0u)
@@ -362,11 +363,28 @@ bool pxi_interior_face_normal(const float a[3], const float b[3], const float c[
     {
         return false; /* NaN too */
     }
-    px_v3_scale(t.nu, cosn > 0.0f ? 1.0f : -1.0f, face_normal);
+    vec3 fn;
+    px_v3_scale(t.nu, cosn > 0.0f ? 1.0f : -1.0f, fn);
+    /* The face's normal is the contact's only when the shape lies on the face: nothing of it below the
+     * triangle's plane. A shape whose face is tilted from the triangle's by a degree or two and touches its
+     * edge (or a small triangle's corner) reaches below the plane beyond that edge; its witness, from a
+     * simplex with a CSO face nearly parallel to the triangle, can land inside the triangle by the query's
+     * tolerance over the sine of the tilt (a box 1.8 degrees off flat, landing across an edge, had its
+     * witness 1.3e-4 inside it, past the edge tolerance, and took the face normal, 1.8 degrees off). */
+    float half = 0.0f;
+    const float low = shape_middle(shape, shape_pose, fn, a, &half) - half - shape->radius;
+    const float tol =
+        PXI_EDGE_ON_TOLERANCE * (t.longest + 2.0f * (half + shape->radius)) + 16.0f * FLT_EPSILON * t.coord;
+    if (!(low >= -tol))
+    {
+        return false; /* NaN too */
+    }
+    px_v3_copy(fn, face_normal);
     return true;
 }
 
-int pxi_witness_vertex(const float a[3], const float b[3], const float c[3], const vec3 witness, const vec3 normal)
+int pxi_witness_vertex(const float a[3], const float b[3], const float c[3], const vec3 witness, const vec3 normal,
+                       unsigned tie_edges)
 {
     tri_frame t;
     if (!tri_frame_init(&t, a, b, c))
@@ -403,7 +421,8 @@ int pxi_witness_vertex(const float a[3], const float b[3], const float c[3], con
     const int edges[2] = { k, k == 0 ? 2 : k - 1 };
     for (int j = 0; j < 2; ++j)
     {
-        if (fabsf(px_v3_dot(t.e[edges[j]], normal)) <= PXI_WITNESS_EDGE_SIN * t.len[edges[j]])
+        if ((tie_edges & (1u << edges[j])) != 0u &&
+            fabsf(px_v3_dot(t.e[edges[j]], normal)) <= PXI_WITNESS_EDGE_SIN * t.len[edges[j]])
         {
             return -1;
         }

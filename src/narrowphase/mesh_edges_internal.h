@@ -48,8 +48,8 @@
 /* A normal leaning out across an active edge by less than this (the sine of the angle, 1e-3) does not
  * count as leaning out (the vertex rule above). */
 #define PXI_EDGE_OUT_MIN 1.0e-3f
-/* A contact whose normal is normal to an edge at its witness's corner within this sine (0.3 degrees) is an
- * edge contact, not a vertex one (pxi_witness_vertex): its witness could lie anywhere along that edge. */
+/* A contact whose normal is normal to an active edge at its witness's corner within this sine (0.3 degrees)
+ * is an edge contact, not a vertex one (pxi_witness_vertex): its witness could lie anywhere along that edge. */
 #define PXI_WITNESS_EDGE_SIN 5.0e-3f
 /* A cast's hit inside a triangle takes the face normal when its own is within this (1 - cos, 2.6 degrees) of
  * it (pxi_interior_face_normal): the normal of an unrounded curved shape's hit is good to sqrt(tol / R). */
@@ -65,11 +65,15 @@ bool pxi_edge_correction_normal(const float a[3], const float b[3], const float 
                                 const vec3* points, int count, vec3 face_normal);
 
 /* The face normal of triangle (a, b, c) on the side normal points to, into face_normal, when the witness lies
- * inside the triangle (on no edge's line, within the edge rules' tolerance) and normal is within snap_cos
- * (1 - cos) of it: a witness inside a triangle means the face's normal in exact arithmetic, whatever the
- * query's estimate. False otherwise. */
-bool pxi_interior_face_normal(const float a[3], const float b[3], const float c[3], const vec3 witness,
-                               const vec3 normal, float snap_cos, vec3 face_normal);
+ * inside the triangle (on no edge's line, within the edge rules' tolerance), normal is within snap_cos
+ * (1 - cos) of it, and the shape (posed by shape_pose in the triangle's frame, NULL: the identity) reaches
+ * no deeper below the triangle's plane than that tolerance: a witness inside a triangle means the face's
+ * normal in exact arithmetic, whatever the query's estimate, but a witness that only rounding put inside
+ * (the edge of a triangle touching a shape's face tilted from it) leaves the shape reaching below the plane
+ * past the edge. False otherwise. */
+bool pxi_interior_face_normal(const float a[3], const float b[3], const float c[3], const px_shape* shape,
+                               const px_transform* shape_pose, const vec3 witness, const vec3 normal, float snap_cos,
+                               vec3 face_normal);
 
 /* A contact re-made along unit normal n (from a triangle to the shape, all in one frame): point_b the shape's
  * support along -n (shape_pose NULL: the identity), distance its height over the plane through plane_point
@@ -129,10 +133,15 @@ bool pxi_contact_correct_edges(px_contact* contact, const float a[3], const floa
  * a floor, pressed 0.2 mm deeper into a wall rising from a floor vertex, had lost every floor contact.)
  * Also -1 for an edge contact: the normal normal to an edge at the corner within PXI_WITNESS_EDGE_SIN (the
  * edge's points tie, and a deep contact's witness lands at the corner or inside the edge depending on the
- * frame: env.obj at PX_TEST_SEED 34-36).
+ * frame: env.obj at PX_TEST_SEED 34-36), for the edges in tie_edges (bit i: edge i) only: the callers pass
+ * the active ones (PX_MESH_EDGE_FRONT | _BACK). A flat or concave edge gives no normal but its faces', so a
+ * normal normal to it stays a vertex contact for the rule: a sphere on a ridge just behind a vertex, whose
+ * fan triangle there has a flat slope edge running back along the ridge, got from it a normal tilted 10
+ * degrees back along the ridge, normal to that edge, and kept it (ridge_fan_flat_edge_tie).
  * pxi_vertex_contact_climb: v the vertex, ring[count] the other vertices of the triangles around it (repeats
  * allowed), normal unit from the triangle to the shape, all in one frame; min_rise the threshold (the queries
  * take PXI_EDGE_OUT_MIN). Returns the index in ring of the vertex whose edge climbs most, -1 when none climbs
  * by more than min_rise. */
-int pxi_witness_vertex(const float a[3], const float b[3], const float c[3], const vec3 witness, const vec3 normal);
+int pxi_witness_vertex(const float a[3], const float b[3], const float c[3], const vec3 witness, const vec3 normal,
+                       unsigned tie_edges);
 int pxi_vertex_contact_climb(const float v[3], const float (*ring)[3], int count, const vec3 normal, float min_rise);
