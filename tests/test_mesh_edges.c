@@ -1500,6 +1500,51 @@ static px_mesh* roof_mesh(void)
     return px_mesh_create(v, 3 * NX, idx, 4 * (NX - 1), NULL, &mesh) == PX_OK ? mesh : NULL;
 }
 
+/* A shape pressed 0.05 into a ridge along x, at pose, in the query and in the world (body in world): every
+ * contact the ridge's own, normal with no x component and 0.05 deep; their count added to *checked.
+ * Returns 0, or 1 on a failure. */
+static int ridge_contacts_ok(const px_mesh* mesh, px_world* world, px_body_id body, const px_shape* shape,
+                             const px_transform* pose, int* checked)
+{
+    px_mesh_contact mc[16];
+    int n = 0;
+    PX_CHECK(px_mesh_shape_contacts(mesh, NULL, shape, pose, 0.02f, mc, 16, &n) == PX_OK && n >= 1 && n <= 16);
+    for (int k = 0; k < n; ++k)
+    {
+        if (!(fabsf(mc[k].normal[0]) <= 1e-4f && fabsf(mc[k].distance + 0.05f) <= 1e-4f))
+        {
+            fprintf(stderr, "shape type %d at x %g: triangle %d distance %g normal (%g %g %g)\n", (int)shape->type,
+                    (double)pose->p[0], mc[k].triangle, (double)mc[k].distance, (double)mc[k].normal[0],
+                    (double)mc[k].normal[1], (double)mc[k].normal[2]);
+            return 1;
+        }
+    }
+    PX_CHECK_STATUS(px_world_set_pose(world, body, pose), PX_OK);
+    PX_CHECK(px_world_update(world) >= 0);
+    int wn = 0;
+    const px_world_contact* wc = px_world_contacts(world, &wn);
+    PX_CHECK(wn >= 1);
+    for (int k = 0; k < wn; ++k)
+    {
+        /* the body is B: its normal points from the mesh to it */
+        const px_manifold* m = &wc[k].manifold;
+        PX_CHECK(m->count >= 1);
+        if (!(fabsf(m->normal[0]) <= 1e-4f))
+        {
+            fprintf(stderr, "shape type %d at x %g: world triangle %d normal (%g %g %g)\n", (int)shape->type,
+                    (double)pose->p[0], wc[k].triangle, (double)m->normal[0], (double)m->normal[1],
+                    (double)m->normal[2]);
+            return 1;
+        }
+        for (int j = 0; j < m->count; ++j)
+        {
+            PX_CHECK_NEAR(m->points[j].separation, -0.05f, 1e-4f);
+        }
+    }
+    *checked += n + wn;
+    return 0;
+}
+
 /* The vertex rule. A sphere pressed 0.05 into a roof's ridge and rolled along it touches the ridge, whose
  * contact normal is straight up; the triangles past the ridge vertex ahead of (or behind) it had touched it
  * at that vertex with a normal tilted back along the ridge (12 degrees at 0.1 before the vertex, 0.039 deep
@@ -1528,42 +1573,7 @@ static int ridge_vertex_ghosts(void)
             }
             pose.p[0] = -4.0f + 0.05f * (float)step;
             pose.p[1] = 1.0f + 0.5f - 0.05f;
-            px_mesh_contact mc[16];
-            int n = 0;
-            PX_CHECK(px_mesh_shape_contacts(mesh, NULL, &shapes[si], &pose, 0.02f, mc, 16, &n) == PX_OK && n <= 16);
-            PX_CHECK(n >= 1);
-            for (int k = 0; k < n; ++k)
-            {
-                if (!(fabsf(mc[k].normal[0]) <= 1e-4f && fabsf(mc[k].distance + 0.05f) <= 1e-4f))
-                {
-                    fprintf(stderr, "shape %d at x %g: triangle %d distance %g normal (%g %g %g)\n", si,
-                            (double)pose.p[0], mc[k].triangle, (double)mc[k].distance, (double)mc[k].normal[0],
-                            (double)mc[k].normal[1], (double)mc[k].normal[2]);
-                    return 1;
-                }
-            }
-            PX_CHECK_STATUS(px_world_set_pose(world, body, &pose), PX_OK);
-            PX_CHECK(px_world_update(world) >= 0);
-            int wn = 0;
-            const px_world_contact* wc = px_world_contacts(world, &wn);
-            PX_CHECK(wn >= 1);
-            for (int k = 0; k < wn; ++k)
-            {
-                /* the body is B: its normal points from the mesh to it */
-                const px_manifold* m = &wc[k].manifold;
-                PX_CHECK(m->count >= 1);
-                if (!(fabsf(m->normal[0]) <= 1e-4f))
-                {
-                    fprintf(stderr, "shape %d at x %g: world triangle %d normal (%g %g %g)\n", si, (double)pose.p[0],
-                            wc[k].triangle, (double)m->normal[0], (double)m->normal[1], (double)m->normal[2]);
-                    return 1;
-                }
-                for (int j = 0; j < m->count; ++j)
-                {
-                    PX_CHECK_NEAR(m->points[j].separation, -0.05f, 1e-4f);
-                }
-            }
-            checked += n + wn;
+            PX_CHECK(ridge_contacts_ok(mesh, world, body, &shapes[si], &pose, &checked) == 0);
         }
         px_world_destroy(world);
     }
@@ -1811,46 +1821,17 @@ static int ridge_fan_flat_edge_tie(void)
     px_world* world = make_world(mesh, &ball, 0.02f, &body);
     PX_CHECK(world != NULL);
     const float xs[4] = { -0.079f, -0.0785f, -0.078f, -0.0775f };
+    int checked = 0;
     for (int i = 0; i < 4; ++i)
     {
         px_transform pose = PX_TRANSFORM_IDENTITY_INIT;
         pose.p[0] = xs[i];
         pose.p[1] = 0.45f;
-        px_mesh_contact mc[8];
-        int n = 0;
-        PX_CHECK(px_mesh_shape_contacts(mesh, NULL, &ball, &pose, 0.02f, mc, 8, &n) == PX_OK && n >= 1 && n <= 8);
-        for (int k = 0; k < n; ++k)
-        {
-            if (!(fabsf(mc[k].normal[0]) <= 1e-4f && fabsf(mc[k].distance + 0.05f) <= 1e-4f))
-            {
-                fprintf(stderr, "x %g: triangle %d distance %g normal (%g %g %g)\n", (double)xs[i], mc[k].triangle,
-                        (double)mc[k].distance, (double)mc[k].normal[0], (double)mc[k].normal[1],
-                        (double)mc[k].normal[2]);
-                px_world_destroy(world);
-                px_mesh_destroy(mesh);
-                return 1;
-            }
-        }
-        PX_CHECK_STATUS(px_world_set_pose(world, body, &pose), PX_OK);
-        PX_CHECK(px_world_update(world) >= 0);
-        int wn = 0;
-        const px_world_contact* wc = px_world_contacts(world, &wn);
-        PX_CHECK(wn >= 1);
-        for (int k = 0; k < wn; ++k)
-        {
-            if (wc[k].manifold.count > 0 && !(fabsf(wc[k].manifold.normal[0]) <= 1e-4f))
-            {
-                fprintf(stderr, "x %g: world triangle %d normal (%g %g %g)\n", (double)xs[i], wc[k].triangle,
-                        (double)wc[k].manifold.normal[0], (double)wc[k].manifold.normal[1],
-                        (double)wc[k].manifold.normal[2]);
-                px_world_destroy(world);
-                px_mesh_destroy(mesh);
-                return 1;
-            }
-        }
+        PX_CHECK(ridge_contacts_ok(mesh, world, body, &ball, &pose, &checked) == 0);
     }
     px_world_destroy(world);
     px_mesh_destroy(mesh);
+    PX_CHECK(checked >= 8);
     return 0;
 }
 
