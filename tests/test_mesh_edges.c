@@ -1346,9 +1346,12 @@ static int crease_normals(void)
 static int ridge_box_face_snap(void)
 {
     const px_transform poses[3] = {
-        { { -0x1.9e4f6p-1f, -0x1.2c0b9ap-1f, 0x1.681c66p-6f, 0x1.25dea2p-5f }, { 0x1.71da02p-2f, 0x1.a25cfap-2f, 0x1.9b304p-3f } },
-        { { 0x1.ef4af4p-1f, 0x1.fab7p-4f, -0x1.bd5e5p-3f, -0x1.47f45ep-5f }, { -0x1.6b74c2p-2f, 0x1.26bb4ep-1f, 0x1.a916bp-2f } },
-        { { -0x1.56331cp-1f, 0x1.a6832cp-3f, -0x1.d3e118p-3f, 0x1.5ab46ap-1f }, { 0x1.e89fbcp-3f, 0x1.2af3fap-4f, 0x1.486dcp-2f } },
+        { { -0x1.9e4f6p-1f, -0x1.2c0b9ap-1f, 0x1.681c66p-6f, 0x1.25dea2p-5f },
+          { 0x1.71da02p-2f, 0x1.a25cfap-2f, 0x1.9b304p-3f } },
+        { { 0x1.ef4af4p-1f, 0x1.fab7p-4f, -0x1.bd5e5p-3f, -0x1.47f45ep-5f },
+          { -0x1.6b74c2p-2f, 0x1.26bb4ep-1f, 0x1.a916bp-2f } },
+        { { -0x1.56331cp-1f, 0x1.a6832cp-3f, -0x1.d3e118p-3f, 0x1.5ab46ap-1f },
+          { 0x1.e89fbcp-3f, 0x1.2af3fap-4f, 0x1.486dcp-2f } },
     };
     px_mesh* mesh = NULL;
     px_world* world = NULL;

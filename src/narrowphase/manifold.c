@@ -616,8 +616,6 @@ int pxi_manifold_reduce(const vec3* pts, const float* sep, int n, const vec3 m, 
 /* ------------------------------------------------------------------------------------------------ */
 /* Polytope against polytope                                                                          */
 
-/* Face clipping between two polytopes; false when it finds nothing usable (the caller then reports the
- * contact point). n is the contact normal (A to B), wa and wb the witness points on the cores. */
 static float core_gap(const pxi_gjk_pair* pair, const vec3 n, vec3 sa, vec3 sb);
 
 /* Whether the reference face's normal nr (frame A, out of the reference shape) may replace the contact
@@ -640,9 +638,11 @@ static bool snap_keeps_depth(const pxi_gjk_pair* pair, bool ref_is_a, const vec3
     return separation >= contact->distance - 1.0e-5f * (px_v3_norm(sa) + px_v3_norm(sb));
 }
 
-static bool manifold_polytopes(const pxi_gjk_pair* pair, const pxi_poly* pa, const pxi_poly* pb, const px_contact* contact,
-                               const vec3 wa, const vec3 wb, float ra, float rb, float margin,
-                               px_manifold* out)
+/* Face clipping between two polytopes; false when it finds nothing usable (the caller then reports the
+ * contact point). n is the contact normal (A to B), wa and wb the witness points on the cores. */
+static bool manifold_polytopes(const pxi_gjk_pair* pair, const pxi_poly* pa, const pxi_poly* pb,
+                               const px_contact* contact, const vec3 wa, const vec3 wb, float ra, float rb,
+                               float margin, px_manifold* out)
 {
     const float* n = contact->normal;
     vec3 neg_n;

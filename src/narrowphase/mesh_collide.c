@@ -427,7 +427,8 @@ static bool vertex_ghost(const mesh_query* q, const px_mesh* mesh, int32_t trian
     const float* corners[3] = { whole->triangle.a, whole->triangle.b, whole->triangle.c };
     const uint8_t* active = pxi_mesh_active_edges(mesh);
     const unsigned flags = active != NULL ? active[triangle] : 0x3Fu;
-    const int k = pxi_witness_vertex(corners[0], corners[1], corners[2], witness, normal, (flags | (flags >> 3)) & 7u);
+    const unsigned either = (flags | (flags >> 3)) & 7u; /* edges active from either side */
+    const int k = pxi_witness_vertex(corners[0], corners[1], corners[2], witness, normal, either);
     if (k < 0)
     {
         return false;

@@ -414,8 +414,8 @@ int pxi_witness_vertex(const float a[3], const float b[3], const float c[3], con
     default:
         return -1;
     }
-    /* an edge contact: the normal is normal to an edge at the corner (within PXI_WITNESS_EDGE_SIN), whose
-     * points tie as the triangle's support; the witness is one of them, at the corner by EPA's pick (a deep
+    /* an edge contact: the normal is normal to an edge at the corner (within PXI_WITNESS_EDGE_SIN; an active
+     * one, in tie_edges), whose points tie as the triangle's support; the witness is one of them, at the corner by EPA's pick (a deep
      * contact's witness lands anywhere along the edge: the world's frame put it inside the edge where the
      * query's put it at the corner and dropped the contact as a ghost) */
     const int edges[2] = { k, k == 0 ? 2 : k - 1 };
