@@ -2526,14 +2526,7 @@ static int large_climbed_hulls_keep_climbing(void)
     const int n = 4096;
     float* p = malloc(3 * (size_t)n * sizeof(float));
     px_rng r = px_rng_seeded(4077);
-    for (int i = 0; i < n; ++i)
-    {
-        double v[3];
-        px_rng_unit_vector(&r, v);
-        p[3 * i] = (float)(4.0 * v[0]);
-        p[3 * i + 1] = (float)(0.5 * v[1]);
-        p[3 * i + 2] = (float)(0.5 * v[2]);
-    }
+    px_rng_ellipsoid_points(&r, n, 4.0, 0.5, 0.5, p);
     px_hull* h = NULL;
     PX_CHECK_STATUS(px_hull_create(p, n, NULL, &h), PX_OK);
     const int vc = px_hull_vertex_count(h);

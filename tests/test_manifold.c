@@ -1452,14 +1452,7 @@ static int built_hulls(void)
          * vertex-face lists */
         static float points[3 * 600];
         int n = trial % 10 == 9 ? 600 : 8 + px_rng_int(&rng, 32);
-        for (int i = 0; i < n; ++i)
-        {
-            double d[3];
-            px_rng_unit_vector(&rng, d);
-            points[3 * i] = (float)(0.5 * d[0]);
-            points[3 * i + 1] = (float)(0.3 * d[1]);
-            points[3 * i + 2] = (float)(0.4 * d[2]);
-        }
+        px_rng_ellipsoid_points(&rng, n, 0.5, 0.3, 0.4, points);
         px_hull* rock_hull = NULL;
         if (px_hull_create(points, n, NULL, &rock_hull) != PX_OK)
         {

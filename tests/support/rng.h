@@ -80,3 +80,17 @@ static inline void px_rng_unit_vector(px_rng* r, double v[3])
     v[1] = y / n;
     v[2] = z / n;
 }
+
+/* n points on the ellipsoid of semi-axes (ax, ay, az) about the origin, packed xyz into out: unit vectors
+ * scaled per axis, drawn in order from r. */
+static inline void px_rng_ellipsoid_points(px_rng* r, int n, double ax, double ay, double az, float* out)
+{
+    for (int i = 0; i < n; ++i)
+    {
+        double v[3];
+        px_rng_unit_vector(r, v);
+        out[3 * i] = (float)(ax * v[0]);
+        out[3 * i + 1] = (float)(ay * v[1]);
+        out[3 * i + 2] = (float)(az * v[2]);
+    }
+}
