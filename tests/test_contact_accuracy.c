@@ -1166,6 +1166,24 @@ static const pxt_frozen_case reg_box_box_witness_b_case = { "reg_box_box_witness
     { -0x1.d2523ap-2f, -0x1.bf2adp-3f, -0x1.aa809ep-1f, -0x1.cea912p-3f },
     { 0x1.103a5p+7f, -0x1.e9d202p+8f, 0x1.4ebf2ep+10f } };
 
+/* A needle's end touching a flat tetrahedron: px_shape_box half (3.0e-7, 2.1e-3, 5.9e-7) against a 4-point
+ * hull 0.03 across, S 0.054, apart by 2e-11 (PX_TEST_SEED=40, sample 52814). EPA answers the touching depth
+ * 1.9e-9 along a normal tilted 0.034 rad from the tetrahedron's face (every direction in a cone separates
+ * a corner from a face); B moved off along it by the witness gap had its closest points 5.8e-7 apart
+ * sideways, past the limit, and the contact kept EPA's own witness, 1.1e-6 outside the needle (tolerance
+ * 5.9e-7). The witness is now taken again along the moved shapes' own direction (the face's normal). */
+static const float reg_needle_end_witness_a[] = {
+    -0x1.00bc3ep-11f, -0x1.814f7ep-7f, 0x1.ca575cp-8f, 0x1.a6eaccp-8f, 0x1.e91b28p-7f, -0x1.ee0864p-11f,
+    -0x1.abfcbap-6f, 0x1.371302p-6f, -0x1.d7deb4p-6f, -0x1.72cf66p-6f, -0x1.8e16e2p-8f, -0x1.b727aep-7f
+};
+static const pxt_frozen_case reg_needle_end_witness_case = { "reg_needle_end_witness", PXT_K_FLAT_TETRA,
+    0, 4, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_needle_end_witness_a,
+    1, 0, { 0x1.43c536p-22f, 0x1.148372p-9f, 0x1.3ac90ep-21f }, NULL,
+    { 0x1.8589dp-30f, 0x1.aa79b6p-28f, -0x1.8ffb34p-29f, 0x1p+0f },
+    { -0x1.9ec3a2p-11f, -0x1.4845ap-7f, 0x1.70c7dcp-8f },
+    { 0x1.d3510ap-2f, 0x1.1a357p-3f, 0x1.38b1bcp-2f, -0x1.a60cacp-1f },
+    { -0x1.1667f8p-7f, 0x1.f7016ep-8f, -0x1.46a61cp-7f } };
+
 /* Undocumented warning: a point against a 5-point hull ~200 from the origin, S 204, separated by 1.9e-7
  * (9e-10 S): the distance (0) is within tolerance, but the status is PX_WARN_DEGENERATE from EPA, which
  * contact.h does not list among px_contact_world's outcomes (seen on the working tree after the GJK-path
@@ -1542,6 +1560,11 @@ static int reg_box_box_witness_b(void)
     return run_frozen(&reg_box_box_witness_b_case);
 }
 
+static int reg_needle_end_witness(void)
+{
+    return run_frozen(&reg_needle_end_witness_case);
+}
+
 static int reg_epa_degenerate_status(void)
 {
     return run_frozen(&reg_epa_degenerate_status_case);
@@ -1596,6 +1619,7 @@ int test_contact_accuracy(void)
     PX_RUN_SUBTEST(reg_epa_flat_normal);
     PX_RUN_SUBTEST(reg_box_box_witness_a);
     PX_RUN_SUBTEST(reg_box_box_witness_b);
+    PX_RUN_SUBTEST(reg_needle_end_witness);
     PX_RUN_SUBTEST(reg_epa_degenerate_status);
     PX_RUN_SUBTEST(reg_gjk_triangles_apart);
     PX_RUN_SUBTEST(reg_epa_too_deep);

@@ -386,22 +386,36 @@ static bool separated_witness(const pxi_gjk_pair* pair, const px_gjk_config* gjk
     {
         return false; /* no normal (a degenerate EPA answer), or no usable gap */
     }
-    pxi_gjk_state st;
-    if (!gjk_moved_apart(pair, gjk, n, move, &st))
-    {
-        return false;
-    }
-    vec3 pa, pb;
-    pxi_simplex_witness_refined(&st.simplex, pa, pb);
-    px_v3_mad(pb, -gap, n, pb); /* back to where B touches A along n */
     /* Kept only when the two points, B's moved back, coincide within a few bands (8: a segment 8e-6 long
      * touching another had them 4.6e-6 apart, its closest point sliding along it with the move): n may be
      * no contact normal (EPA's at depth 0 often is not, and moving B along it barely separates the cores),
      * and the moved simplex's own weights can be off on a thin shape. */
     const float lim = 8.0f * gap / PXI_TOUCH_WITNESS_GAP;
-    if (!(px_v3_distance2(pa, pb) <= lim * lim))
+    vec3 dir, pa, pb;
+    px_v3_copy(n, dir);
+    for (int attempt = 0; attempt < 2; ++attempt)
     {
-        return false;
+        pxi_gjk_state st;
+        if (!gjk_moved_apart(pair, gjk, dir, move, &st))
+        {
+            return false;
+        }
+        pxi_simplex_witness_refined(&st.simplex, pa, pb);
+        px_v3_mad(pb, -move + depth, dir, pb); /* back to where B touches A along dir */
+        if (px_v3_distance2(pa, pb) <= lim * lim)
+        {
+            break;
+        }
+        if (attempt == 1 || depth > 0.0f)
+        {
+            return false; /* (a depth measured along n is no depth along another direction) */
+        }
+        /* The points slid apart sideways: where only a corner or an edge end touches (a needle's end on
+         * a face), every direction in a cone separates the cores, and moving along one tilted from the
+         * face's normal by t shifts the closest points by the move times sin t, more than the limit on a
+         * needle thinner than that. The direction between the moved shapes' closest points is the face's
+         * normal: moved along it, the points meet. */
+        pxi_unit_from(st.v, st.vv, -1.0f, dir); /* v = pa - pb: from A to B */
     }
     vec3 mid;
     px_v3_add(pa, pb, mid);
