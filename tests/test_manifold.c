@@ -1937,6 +1937,33 @@ static int box_face_bias_lean(void)
     return 0;
 }
 
+/* Two boxes 0.0028 apart (S 4), the closest points on an edge of A and a corner of B whose edge runs nearly
+ * parallel to it (box_paths_agree at PX_TEST_SEED=74). The closed-form path's normal was the cross product
+ * of the two edges, 7.9e-4 rad off the exact normal (long double) where GJK's is 8.5e-5 off; it is now the
+ * direction between the closest points, made normal to A's edge. */
+static int box_parallel_edges_normal(void)
+{
+    const px_shape a = px_shape_box((vec3){0x1.7aef28p-2f, 0x1.e7e984p-1f, 0x1.468674p+0f});
+    const px_shape b = px_shape_box((vec3){0x1.27d81ep-3f, 0x1.ff3f8p-1f, 0x1.3592a6p-1f});
+    const px_transform ta = { { 0x1.a0affp-3f, 0x1.549fd2p-3f, -0x1.615c78p-1f, -0x1.593834p-1f },
+                              { 0x1.4c098cp+1f, 0x1.5e33a8p+1f, -0x1.67879ap+1f } };
+    const px_transform tb = { { -0x1.813e7cp-3f, 0x1.4fb72p-1f, -0x1.47f5d2p-1f, -0x1.6923c8p-2f },
+                              { 0x1.024d52p+0f, 0x1.4daabcp+1f, -0x1.0ac60cp+2f } };
+    px_contact c;
+    PX_CHECK_STATUS(px_contact_world(&a, &ta, &b, &tb, NULL, &c), PX_OK);
+    px_manifold m;
+    PX_CHECK_STATUS(px_manifold_world(&a, &ta, &b, &tb, NULL, &m), PX_OK);
+    PX_CHECK(m.count == 1);
+    double e2 = 0.0;
+    for (int k = 0; k < 3; ++k)
+    {
+        e2 += ((double)m.normal[k] - c.normal[k]) * ((double)m.normal[k] - c.normal[k]);
+    }
+    PX_CHECK(sqrt(e2) <= 2.0e-4); /* the rounding of a direction between points 0.0028 apart at 4 */
+    PX_CHECK_NEAR(m.points[0].separation, c.distance, 2e-5);
+    return 0;
+}
+
 /* A corner of a sharp box in the rounding of a rounded box (cores apart): one contact. Where the rounded
  * core's face prism passed through the corner, the clip gave the corner and the crossings of its edges with
  * that side plane, within rounding of each other: three points (2% of such contacts, box and hull paths)
@@ -3585,6 +3612,7 @@ int test_manifold(void)
     PX_RUN_SUBTEST(single_point_pairs);
     PX_RUN_SUBTEST(box_paths_agree);
     PX_RUN_SUBTEST(box_face_bias_lean);
+    PX_RUN_SUBTEST(box_parallel_edges_normal);
     PX_RUN_SUBTEST(box_stacks);
     PX_RUN_SUBTEST(box_edge_edge);
     PX_RUN_SUBTEST(box_rounded_resting);

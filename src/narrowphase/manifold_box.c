@@ -385,17 +385,57 @@ static bool box_sat_choose(const float o[PXI_BOX_SAT_SLOTS], float edge_bias, fl
  * normal: their closest points cb - ca equal s n within tol. The separating-axis value is a lower bound of
  * the distance and the two points an upper bound, so the edge pair is then exactly the closest features.
  * The contact's points are filled on the way (the closest points are its witness points, as
- * pxi_box_witness computes them). */
+ * pxi_box_witness computes them).
+ *
+ * Apart by more than tol, the normal is taken from the closest points rather than the axis: the axis is
+ * the cross product of the two edges, whose direction carries a rounding of eps over the sine of their
+ * angle. Two boxes 0.0028 apart, their edges nearly parallel, had it 7.9e-4 rad off the exact normal (long
+ * double), GJK's direction 8.5e-5 (box_paths_agree at PX_TEST_SEED=74). The direction from ca to cb is
+ * normal to an edge whose interior holds its point; rounding tilts it along the edges (eps C / s), and
+ * along an edge the separation falls by the edge's length times the tilt, so that component is removed:
+ * the direction is made normal to each edge whose closest point is interior. (Both interior: the axis
+ * itself is that direction.) */
 static bool edge_certified(pxi_box_contact* bc, float tol)
 {
-    const float* n = bc->c.normal;
+    float* n = bc->c.normal;
     vec3 a0, a1, b0, b1, ca, cb, pb, e;
     pxi_box_edge_segments(bc->sat, bc->kind, n, a0, a1, b0, b1);
     pxi_closest_segment_segment(a0, a1, b0, b1, ca, cb);
     px_v3_mad(ca, -bc->depth, n, pb);
-    box_contact_from_witness(bc, ca, pb);
     px_v3_sub(cb, pb, e);
-    return px_v3_norm2(e) <= tol * tol;
+    if (!(px_v3_norm2(e) <= tol * tol))
+    {
+        return false;
+    }
+    vec3 ea, eb;
+    px_v3_sub(a1, a0, ea);
+    px_v3_sub(b1, b0, eb);
+    const float ta = px_v3_dot(ea, ca) - px_v3_dot(ea, a0), la = px_v3_norm2(ea);
+    const float tb = px_v3_dot(eb, cb) - px_v3_dot(eb, b0), lb = px_v3_norm2(eb);
+    const bool inside_a = ta > 0.0f && ta < la, inside_b = tb > 0.0f && tb < lb;
+    vec3 d, m;
+    px_v3_sub(cb, ca, d);
+    if (-bc->depth > tol && !(inside_a && inside_b))
+    {
+        if (inside_a)
+        {
+            px_v3_mad(d, -px_v3_dot(d, ea) / la, ea, d);
+        }
+        if (inside_b)
+        {
+            px_v3_mad(d, -px_v3_dot(d, eb) / lb, eb, d);
+        }
+        const float overlap = px_v3_normalize_any(d, m) ? pxi_box_overlap(bc->sat, m) : INFINITY;
+        if (overlap <= bc->depth + tol)
+        {
+            bc->c.distance += bc->depth - overlap; /* (-depth - radii, as the caller set it) */
+            bc->depth = overlap;
+            px_v3_copy(m, n);
+            px_v3_mad(ca, -overlap, n, pb);
+        }
+    }
+    box_contact_from_witness(bc, ca, pb);
+    return true;
 }
 
 bool pxi_manifold_box_box(const px_shape* a, const px_shape* b, const px_transform* rel, float abs_tolerance,
