@@ -1884,6 +1884,40 @@ static int cast_face_snap_needs_flat_shape(void)
     return 0;
 }
 
+/* A flat shape swept edge-on into a seam: a triangle moving across the seam between two icosphere
+ * triangles reaches across the hit triangle's plane, and the inactive-edge correction took the face normal
+ * of the side its middle is on, the far one: 175 degrees from the cast's own normal, along the motion
+ * (cast_meshes at PX_TEST_SEED=152). A face normal along the motion is never taken. */
+static int cast_seam_normal_against_motion(void)
+{
+    const float v[12] = { 0x1.86e73ep+1f, -0x1.b184b4p+2f, -0x1.7b7f34p+1f, 0x1.3c6ef4p+1f, -0x1.9e377ap+2f,
+                          -0x1p+2f,       0x1.cd41eep+1f, -0x1.84d87p+2f,  -0x1.e0a3b4p+1f, 0x1.ec9e3cp+0f,
+                          -0x1.c744aap+2f, -0x1.8e8954p+1f };
+    const int32_t idx[6] = { 0, 1, 2, 0, 3, 1 };
+    px_mesh* mesh = NULL;
+    PX_CHECK_STATUS(px_mesh_create(v, 4, idx, 2, NULL, &mesh), PX_OK);
+    const px_shape shape = px_shape_triangle((vec3){ -0x1p-1f, 0x1.99999ap-4f, 0.0f },
+                                             (vec3){ 0x1p-1f, -0x1.99999ap-4f, 0x1.99999ap-3f },
+                                             (vec3){ 0.0f, 0x1.99999ap-2f, -0x1.333334p-2f });
+    const px_transform pose = { .q = { -0x1.0cffd2p-5f, -0x1.23e08ap-1f, -0x1.a3fd8p-3f, 0x1.96fe9ep-1f },
+                                .p = { 0x1.4fdc4ap+1f, -0x1.b79c6ep+2f, -0x1.aa9ec2p+1f } };
+    const vec3 tr = { 0x1.64a836p+1f, 0x1.9cf456p+2f, -0x1.59fe8p-2f };
+    px_mesh_cast_result r;
+    PX_CHECK_STATUS(px_mesh_shape_cast(mesh, NULL, &shape, &pose, tr, &r), PX_OK);
+    PX_CHECK(r.hit && !r.initial_overlap);
+    /* the cast's own normal against the triangle alone */
+    const px_transform id = PX_TRANSFORM_IDENTITY_INIT;
+    const px_shape tri = px_shape_triangle(&v[3 * idx[3 * r.triangle]], &v[3 * idx[3 * r.triangle + 1]],
+                                           &v[3 * idx[3 * r.triangle + 2]]);
+    px_cast_result own;
+    PX_CHECK_STATUS(px_shape_cast_world(&tri, &id, &shape, &pose, tr, NULL, &own), PX_OK);
+    PX_CHECK(own.hit);
+    PX_CHECK(px_v3_dot(r.normal, tr) <= 0.0f);
+    PX_CHECK(px_v3_dot(r.normal, own.normal) >= 0.999f);
+    px_mesh_destroy(mesh);
+    return 0;
+}
+
 int test_mesh_edges(void)
 {
     PX_SUITE_BEGIN;
@@ -1909,5 +1943,6 @@ int test_mesh_edges(void)
     PX_RUN_SUBTEST(witness_vertex_edge_ties);
     PX_RUN_SUBTEST(ridge_fan_flat_edge_tie);
     PX_RUN_SUBTEST(cast_face_snap_needs_flat_shape);
+    PX_RUN_SUBTEST(cast_seam_normal_against_motion);
     PX_SUITE_END;
 }

@@ -1327,9 +1327,13 @@ static bool cast_leaf(cast_search* s, const pxi_mesh_packet* packets, int count)
             {
                 /* a hit on the triangle's inactive (internal) edges takes its face normal, as the contacts do
                  * (mesh_edges_internal.h): a cylinder landing flat on a grid floor got a normal 85 degrees
-                 * off vertical from a seam */
+                 * off vertical from a seam. Not a face normal along the motion: the correction takes the
+                 * side of the plane the shape's middle is on, and a flat shape swept edge-on into the
+                 * triangle's edge reaches across the plane (a triangle hitting an icosphere's seam got the
+                 * face normal of the far side, 175 degrees from the cast's own, PX_TEST_SEED=152). */
                 if (pxi_edge_correction_normal(whole.triangle.a, whole.triangle.b, whole.triangle.c, flags, s->q->shape,
-                                               &at_hit, r.normal, (const vec3*)r.point, 1, fn))
+                                               &at_hit, r.normal, (const vec3*)r.point, 1, fn) &&
+                    px_v3_dot(fn, s->r_local) <= 0.0f)
                 {
                     px_v3_copy(fn, r.normal);
                 }
