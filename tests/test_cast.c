@@ -1948,8 +1948,11 @@ static int check_cast_against(const char* label, const px_shape* a, const px_tra
         {
             fail = 8;
         }
-        else if (r->initial_overlap && lambda_star > 1e-5 * tol / len)
+        else if (r->initial_overlap && lambda_star > 1e-5 * tol / len && !(d_at <= tol))
         {
+            /* an initial overlap the exact contact does not have: shapes touching within the band at the
+             * start count (cast.h), as a sphere 5.2e-6 from a user octahedron did against a band of
+             * 2.8e-5 (PX_TEST_SEED=196) */
             fail = 9;
         }
     }
