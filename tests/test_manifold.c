@@ -2053,6 +2053,37 @@ static int rounded_corner_single_point(void)
     return 0;
 }
 
+/* A box's corner in a rounded cube's rounding, through the box path (a rounded box) and the general path (a
+ * rounded built cube): the corner in the cube's face and the cube's clipped corner in the box's face came out
+ * as two points at one place, one a vertex of A and the other of B, which the merge's shortcut for vertices
+ * took for distinct vertices (rounded_corner_single_point at PX_TEST_SEED 154 and 205). */
+static int corner_merge_across_shapes(void)
+{
+    px_hull* cube = unit_cube_hull();
+    PX_CHECK(cube != NULL);
+    const px_shape box = px_shape_box((vec3){0.5f, 0.5f, 0.5f});
+    px_shape rounded_box = box, rounded_cube = px_shape_from_hull(cube);
+    rounded_box.radius = rounded_cube.radius = 0.1f;
+    const px_transform ta = PX_TRANSFORM_IDENTITY_INIT;
+    const px_transform poses[2] = {
+        {{-0x1.0347f8p-2f, 0x1.72b64ap-5f, -0x1.56c23ep-2f, -0x1.d024dap-1f},
+         {0x1.212d7p-1f, 0x1.72c4c2p+0f, 0x1.b68d4ap-2f}},
+        {{-0x1.7925ep-1f, 0x1.340658p-1f, 0x1.5c4f62p-4f, -0x1.30294ep-2f},
+         {-0x1.dd64b6p-2f, 0x1.c4b5e8p-1f, -0x1.5babd4p+0f}}};
+    for (int k = 0; k < 2; ++k)
+    {
+        const px_shape* b = k == 0 ? &rounded_box : &rounded_cube;
+        px_manifold m;
+        PX_CHECK_STATUS(px_manifold_world(&box, &ta, b, &poses[k], NULL, &m), PX_OK);
+        PX_CHECK(m.count == 1);
+        px_contact c;
+        PX_CHECK_STATUS(px_contact_world(&box, &ta, b, &poses[k], NULL, &c), PX_OK);
+        PX_CHECK_NEAR(m.points[0].separation, c.distance, 1e-5);
+    }
+    px_hull_destroy(cube);
+    return 0;
+}
+
 static int all_zero(const px_manifold* m)
 {
     const unsigned char* p = (const unsigned char*)m;
@@ -3635,6 +3666,7 @@ int test_manifold(void)
     PX_RUN_SUBTEST(tri_degenerate);
     PX_RUN_SUBTEST(tri_random_boxes);
     PX_RUN_SUBTEST(rounded_corner_single_point);
+    PX_RUN_SUBTEST(corner_merge_across_shapes);
     PX_RUN_SUBTEST(thin_rod_keeps_width);
     PX_RUN_SUBTEST(offset_hull_keeps_width);
     PX_RUN_SUBTEST(deep_hull_pairs);
