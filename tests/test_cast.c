@@ -1256,6 +1256,35 @@ static int rays_triangle_user(void)
 /* Ray origins 1e2 to 1e4 shape sizes away in the shape's frame (not through the pose): the cast starts
  * far from the shape, so its working coordinates must be brought back to the shape's size (normals
  * are checked against the support function at the hit). */
+/* A ray from 4500 away onto a cone 1.2 across: the cast moves the ray's start onto the cone's bounding
+ * sphere, but the pair kept the touching band of the far start (8e-3), and the full GJK run at a stalled
+ * step called a point 5e-3 from the cone overlapping, its direction becoming the normal, 89 degrees off the
+ * side's (rays_far_origins at PX_TEST_SEED=221). The normal is now the side's at the hit point. */
+static int ray_far_cone_normal(void)
+{
+    const px_shape cone = px_shape_cone(0x1.f2870ap-1f, 0x1.3d71b8p-1f);
+    const px_transform pose = { { -0x1.9bb5e4p-2f, -0x1.bed716p-1f, 0x1.19cbd2p-2f, -0x1.f925d8p-6f },
+                                { 0.0f, 0.0f, 0.0f } };
+    const px_ray ray = { { -0x1.499bfap+10f, 0x1.e1e316p+11f, -0x1.c6af52p+11f },
+                         { 0x1.49a0b4p+10f, -0x1.e1e85ep+11f, 0x1.c6baa6p+11f },
+                         INFINITY };
+    px_ray_hit h;
+    PX_CHECK_STATUS(px_ray_cast_shape(&cone, &pose, &ray, &h), PX_OK);
+    PX_CHECK(h.hit);
+    /* the side's normal at the hit point, in the cone's frame: (radial, r / (2 h)) normalized */
+    dpose P = from_px(&pose);
+    double wp[3], wn[3], p[3], n[3];
+    d3_from_f(h.point, wp);
+    d3_from_f(h.normal, wn);
+    dpose_point_inv(&P, wp, p);
+    dquat_rotate_inv(P.q, wn, n);
+    const double rho = sqrt(p[0] * p[0] + p[2] * p[2]);
+    double side[3] = { p[0] / rho, (double)cone.cylinder.radius / (2.0 * cone.cylinder.half_height), p[2] / rho };
+    const double ls = d3_norm(side);
+    PX_CHECK(d3_dot(n, side) / ls >= 1.0 - 1e-4);
+    return 0;
+}
+
 static int rays_far_origins(void)
 {
     px_rng rng = px_rng_seeded(0xFA12);
@@ -3064,6 +3093,7 @@ int test_cast(void)
     PX_RUN_SUBTEST(rays_triangle_user);
     PX_RUN_SUBTEST(rays_origin_positions);
     PX_RUN_SUBTEST(rays_far_origins);
+    PX_RUN_SUBTEST(ray_far_cone_normal);
     PX_RUN_SUBTEST(rays_max_t_boundary);
     PX_RUN_SUBTEST(rays_tangent_normals);
     PX_RUN_SUBTEST(ray_edge_cases);

@@ -164,17 +164,11 @@ static float pxi_placed_middle(const px_shape* s, float bound, vec3 m)
     return bound;
 }
 
-void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b, const px_transform* b_in_a)
+/* The pair's bound on |w| (pxi_gjk_pair.w_bound) for B at pair->pos_b. */
+static void gjk_pair_bound(pxi_gjk_pair* pair)
 {
-    pair->a = a;
-    pair->b = b;
-    px_v3_copy(b_in_a->p, pair->pos_b);
-    pair->b_rotated = !(b_in_a->q[0] == 0.0f && b_in_a->q[1] == 0.0f && b_in_a->q[2] == 0.0f);
-    px_rot_from_quat(b_in_a->q, &pair->rot_b);
-    pair->scan_a = a->type == PX_SHAPE_HULL ? pxi_hull_scan_select(a->hull.count) : NULL;
-    pair->scan_b = b->type == PX_SHAPE_HULL ? pxi_hull_scan_select(b->hull.count) : NULL;
-    pair->scanned_a = a->type == PX_SHAPE_HULL ? a->hull.points : NULL;
-    pair->scanned_b = b->type == PX_SHAPE_HULL ? b->hull.points : NULL;
+    const px_shape* a = pair->a;
+    const px_shape* b = pair->b;
     float ra = pxi_shape_bound(a), rb = pxi_shape_bound(b);
     pair->w_bound = (ra >= 0.0f && rb >= 0.0f) ? ra + rb + px_v3_norm(pair->pos_b) : -1.0f;
     if (pair->w_bound >= 0.0f && (pxi_is_placed(a) || pxi_is_placed(b)))
@@ -198,6 +192,26 @@ void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b,
         const float reach = px_maxf(px_maxf(px_v3_norm(ca) + sa, px_v3_norm(cb_in_a) + sb), rb);
         pair->w_bound = px_minf(pair->w_bound, px_maxf(spread, reach));
     }
+}
+
+void pxi_gjk_pair_move_b(pxi_gjk_pair* pair, const vec3 pos_b)
+{
+    px_v3_copy(pos_b, pair->pos_b);
+    gjk_pair_bound(pair);
+}
+
+void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b, const px_transform* b_in_a)
+{
+    pair->a = a;
+    pair->b = b;
+    px_v3_copy(b_in_a->p, pair->pos_b);
+    pair->b_rotated = !(b_in_a->q[0] == 0.0f && b_in_a->q[1] == 0.0f && b_in_a->q[2] == 0.0f);
+    px_rot_from_quat(b_in_a->q, &pair->rot_b);
+    pair->scan_a = a->type == PX_SHAPE_HULL ? pxi_hull_scan_select(a->hull.count) : NULL;
+    pair->scan_b = b->type == PX_SHAPE_HULL ? pxi_hull_scan_select(b->hull.count) : NULL;
+    pair->scanned_a = a->type == PX_SHAPE_HULL ? a->hull.points : NULL;
+    pair->scanned_b = b->type == PX_SHAPE_HULL ? b->hull.points : NULL;
+    gjk_pair_bound(pair);
     pair->climb_a = pxi_climbing_hull(a);
     pair->climb_b = pxi_climbing_hull(b);
     pair->scan_when_close = false;

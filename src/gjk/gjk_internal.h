@@ -48,6 +48,11 @@ typedef struct pxi_gjk_pair
 
 void pxi_gjk_pair_init(pxi_gjk_pair* pair, const px_shape* a, const px_shape* b, const px_transform* b_in_a);
 
+/* B moved to pos_b (frame A, same rotation), with w_bound, which scales every touching band, made again for
+ * it: a cast that starts a far ray or sweep on the shapes' bounding spheres must not keep the band of the
+ * far start. */
+void pxi_gjk_pair_move_b(pxi_gjk_pair* pair, const vec3 pos_b);
+
 /* sign v / |v| into dest, given vv = |v|^2 > 0. A subnormal vv (pairs near 2^-60) is too rough for a unit
  * result, and then v's largest component is divided out first; otherwise the plain quotient, which is the
  * cheaper one on GJK's answers. */
