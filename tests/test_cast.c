@@ -1285,6 +1285,23 @@ static int ray_far_cone_normal(void)
     return 0;
 }
 
+/* A ray from 800 away passing 7e-5 (4 bands) by a cone's rim: the cast approaches the rim in small steps
+ * and needed 65 of them to prove the miss, past the bound of 64 (PX_WARN_MAX_ITERATIONS with a hit as its
+ * best estimate; rays_far_origins at PX_TEST_SEED=260). */
+static int ray_cone_rim_steps(void)
+{
+    const px_shape cone = px_shape_cone(0x1.62aaeap+0f, 0x1.e99096p-1f);
+    const px_transform pose = { { 0x1.5f5d6ep-4f, 0x1.0f54d4p-2f, -0x1.231f1ep-1f, -0x1.8c4e34p-1f },
+                                { 0.0f, 0.0f, 0.0f } };
+    const px_ray ray = { { -0x1.88e158p+9f, -0x1.f3d25ap+8f, 0x1.114f66p+6f },
+                         { 0x1.88c07ep+9f, 0x1.f4981ep+8f, -0x1.13d0d4p+6f },
+                         INFINITY };
+    px_ray_hit h;
+    PX_CHECK_STATUS(px_ray_cast_shape(&cone, &pose, &ray, &h), PX_OK);
+    PX_CHECK(!h.hit);
+    return 0;
+}
+
 static int rays_far_origins(void)
 {
     px_rng rng = px_rng_seeded(0xFA12);
@@ -3094,6 +3111,7 @@ int test_cast(void)
     PX_RUN_SUBTEST(rays_origin_positions);
     PX_RUN_SUBTEST(rays_far_origins);
     PX_RUN_SUBTEST(ray_far_cone_normal);
+    PX_RUN_SUBTEST(ray_cone_rim_steps);
     PX_RUN_SUBTEST(rays_max_t_boundary);
     PX_RUN_SUBTEST(rays_tangent_normals);
     PX_RUN_SUBTEST(ray_edge_cases);

@@ -34,8 +34,10 @@ extern "C" {
 #endif
 
 /// Hard bound on the cast loop (support steps, GJK refinements included). Ray casts always use it;
-/// shape casts take it from px_cast_config. [Limit: > 0]
-#define PX_CAST_MAX_ITERATIONS 64
+/// shape casts take it from px_cast_config. A ray passing close by a cylinder's or cone's rim approaches
+/// it in small steps: 400000 random rays at them took 7.7 steps on average and up to 62 (one ray from
+/// 800 away onto a cone's rim needed 65 to prove its miss), so the bound is twice that. [Limit: > 0]
+#define PX_CAST_MAX_ITERATIONS 128
 
 /// Default relative contact band of the GJK casts (see the file comment). Ray casts always use it.
 /// [Units: none] [Limit: > 0]
