@@ -2799,6 +2799,20 @@ static int box_rounded_resting(void)
  * the reference face does not matter) each swapped point's point_a at the original's point_b. (Beyond
  * four, which four are kept may depend on the order: equally deep points tie, and the clipped polygon
  * starts from the reference face's side.) */
+/* Both orders' normals are face normals of A or B, and not the same direction (e > 1e-5): the reference near
+ * tie box_swap_order allows, where each order keeps its own A's face. */
+static bool face_normal_tie(const px_transform* ta, const px_transform* tb, const px_manifold* ab,
+                            const px_manifold* ba)
+{
+    double e = 0.0;
+    for (int k = 0; k < 3; ++k)
+    {
+        e = fmax(e, fabs((double)ab->normal[k] + (double)ba->normal[k]));
+    }
+    return e > 1e-5 && (is_face_normal(ta, ab->normal, 1e-5) || is_face_normal(tb, ab->normal, 1e-5)) &&
+           (is_face_normal(ta, ba->normal, 1e-5) || is_face_normal(tb, ba->normal, 1e-5));
+}
+
 static int box_swap_order(void)
 {
     px_rng rng = px_rng_seeded(0x6d616e38ull);
@@ -2841,7 +2855,8 @@ static int box_swap_order(void)
         {
             continue;
         }
-        bool bad = ab.count != ba.count;
+        /* with another reference face (a near tie, below) the clips, and their counts, may differ */
+        bool bad = ab.count != ba.count && !(ab.count > 0 && ba.count > 0 && face_normal_tie(&ta, &tb, &ab, &ba));
         bool reduced = ab.count == 4;
         if (kind == 0 && ab.count == 4)
         {
@@ -2873,9 +2888,7 @@ static int box_swap_order(void)
             }
             /* a reference near tie: A keeps it, so each order may take its own A's face (both face normals)
              */
-            bool tie = e > 1e-5 &&
-                       (is_face_normal(&ta, ab.normal, 1e-5) || is_face_normal(&tb, ab.normal, 1e-5)) &&
-                       (is_face_normal(&ta, ba.normal, 1e-5) || is_face_normal(&tb, ba.normal, 1e-5));
+            bool tie = face_normal_tie(&ta, &tb, &ab, &ba);
             ties += tie;
             bad = !(e <= 1e-5) && !tie;
             for (int i = 0; i < ab.count && !bad && !reduced && !tie; ++i)
