@@ -387,14 +387,15 @@ static bool box_sat_choose(const float o[PXI_BOX_SAT_SLOTS], float edge_bias, fl
  * The contact's points are filled on the way (the closest points are its witness points, as
  * pxi_box_witness computes them).
  *
- * Apart by more than tol, the normal is taken from the closest points rather than the axis: the axis is
- * the cross product of the two edges, whose direction carries a rounding of eps over the sine of their
- * angle. Two boxes 0.0028 apart, their edges nearly parallel, had it 7.9e-4 rad off the exact normal (long
- * double), GJK's direction 8.5e-5 (box_paths_agree at PX_TEST_SEED=74). The direction from ca to cb is
- * normal to an edge whose interior holds its point; rounding tilts it along the edges (eps C / s), and
- * along an edge the separation falls by the edge's length times the tilt, so that component is removed:
- * the direction is made normal to each edge whose closest point is interior. (Both interior: the axis
- * itself is that direction.) */
+ * Apart by more than tol, the normal is taken from the closest points rather than the axis. The separation
+ * along a direction near the normal falls only with the square of the angle, so the certificate above
+ * leaves the axis free by up to sqrt(tol / s): two boxes 0.0045 apart had their edge pair's axis 4e-3 rad
+ * off the exact normal (long double), GJK's 1.2e-5 (box_paths_agree at PX_TEST_SEED=323); and the axis, a
+ * cross product of the two edges, carries a rounding of eps over the sine of their angle (two boxes 0.0028
+ * apart, their edges nearly parallel: 7.9e-4 rad off, GJK's 8.5e-5; PX_TEST_SEED=74). The direction from
+ * ca to cb is normal to each edge whose interior holds its point, good to eps C / s; where only one does,
+ * rounding tilts it along the edges and the separation falls by an edge's length times the tilt, so that
+ * edge's component is removed. */
 static bool edge_certified(pxi_box_contact* bc, float tol)
 {
     float* n = bc->c.normal;
@@ -407,31 +408,45 @@ static bool edge_certified(pxi_box_contact* bc, float tol)
     {
         return false;
     }
-    vec3 ea, eb;
+    vec3 ea, eb, cross, d, m;
     px_v3_sub(a1, a0, ea);
     px_v3_sub(b1, b0, eb);
     const float ta = px_v3_dot(ea, ca) - px_v3_dot(ea, a0), la = px_v3_norm2(ea);
     const float tb = px_v3_dot(eb, cb) - px_v3_dot(eb, b0), lb = px_v3_norm2(eb);
-    const bool inside_a = ta > 0.0f && ta < la, inside_b = tb > 0.0f && tb < lb;
-    vec3 d, m;
+    /* (within 1e-4 of the length of an end, the closest point is that end: the segment solve rounds the
+     * parameter of an end that is the closest feature into the segment) */
+    const bool inside_a = ta > 1.0e-4f * la && ta < (1.0f - 1.0e-4f) * la;
+    const bool inside_b = tb > 1.0e-4f * lb && tb < (1.0f - 1.0e-4f) * lb;
     px_v3_sub(cb, ca, d);
-    if (-bc->depth > tol && !(inside_a && inside_b))
+    const float dist = px_v3_norm(d);
+    /* both inside: the axis is the exact normal, but its rounding (eps / sin) beats the points' (eps C / s)
+     * only while C sin > s */
+    px_v3_cross(ea, eb, cross);
+    float coord = 0.0f;
+    for (int k = 0; k < 3; ++k)
     {
-        if (inside_a)
+        coord = px_maxf(coord, px_maxf(fabsf(ca[k]), fabsf(cb[k])));
+    }
+    const bool points = !(inside_a && inside_b) || coord * coord * px_v3_norm2(cross) < dist * dist * la * lb;
+    if (-bc->depth > tol && points)
+    {
+        if (inside_a && !inside_b)
         {
             px_v3_mad(d, -px_v3_dot(d, ea) / la, ea, d);
         }
-        if (inside_b)
+        else if (inside_b && !inside_a)
         {
             px_v3_mad(d, -px_v3_dot(d, eb) / lb, eb, d);
         }
-        const float overlap = px_v3_normalize_any(d, m) ? pxi_box_overlap(bc->sat, m) : INFINITY;
-        if (overlap <= bc->depth + tol)
+        /* the points' distance is the separation (the axis' overlap along a direction near a kink of the
+         * separation, an edge nearly normal to it, is off by the edge's length times the direction's
+         * rounding) */
+        if (px_v3_normalize_any(d, m) && pxi_box_overlap(bc->sat, m) <= bc->depth + tol)
         {
-            bc->c.distance += bc->depth - overlap; /* (-depth - radii, as the caller set it) */
-            bc->depth = overlap;
+            bc->c.distance += bc->depth + dist; /* (-depth - radii, as the caller set it) */
+            bc->depth = -dist;
             px_v3_copy(m, n);
-            px_v3_mad(ca, -overlap, n, pb);
+            px_v3_mad(ca, dist, n, pb);
         }
     }
     box_contact_from_witness(bc, ca, pb);
