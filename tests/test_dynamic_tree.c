@@ -75,7 +75,9 @@ static px_aabb random_box(px_rng* r, double world, double max_size)
 }
 
 /* Entry t of the segment o + t d (0 <= t <= max_t) into box b in double, or -1 when it misses. */
-static double ref_ray_box(const px_ray* ray, const px_aabb* b)
+/* Entry t of the segment into box b in double, or -1 when it misses; widen > 1 lets the far distances of the
+ * slabs exceed the near ones by that factor (ref_ray_box: 1, exact). */
+static double ref_ray_box_widened(const px_ray* ray, const px_aabb* b, double widen)
 {
     double lo = 0.0, hi = (double)ray->max_t;
     for (int k = 0; k < 3; ++k)
@@ -93,12 +95,17 @@ static double ref_ray_box(const px_ray* ray, const px_aabb* b)
         double tn = t1 < t2 ? t1 : t2, tf = t1 < t2 ? t2 : t1;
         lo = tn > lo ? tn : lo;
         hi = tf < hi ? tf : hi;
-        if (lo > hi)
+        if (lo > hi * widen)
         {
             return -1.0;
         }
     }
     return lo;
+}
+
+static double ref_ray_box(const px_ray* ray, const px_aabb* b)
+{
+    return ref_ray_box_widened(ray, b, 1.0);
 }
 
 /* The tree agrees with the shadow: valid, same count, same user data, fat boxes holding the tight ones. */
@@ -227,7 +234,12 @@ static int check_ray_query(const px_dynamic_tree* tree, const px_ray* ray)
         {
             best = t;
         }
-        if ((t >= 0.0) != (h.seen[i] != 0))
+        /* the tree's slab test is conservative: it widens each far distance by a few roundings (RAY_FAR_WIDEN
+         * in dynamic_tree.c), so a box the exact segment misses by less than that may come too (rays whose far
+         * distance in a box fell short of the near one by 2.2e-7 and 3.4e-7 of it, PX_TEST_SEED 384 and 415);
+         * never one it hits left out */
+        const bool extra = h.seen[i] != 0 && t < 0.0 && ref_ray_box_widened(ray, &g_shadow[i].fat, 1.0 + 4e-6) >= 0.0;
+        if ((t >= 0.0) != (h.seen[i] != 0) && !extra)
         {
             fprintf(stderr, "    ray query: proxy %d expected %d got %d (t %.9g)\n", i, (int)(t >= 0.0),
                     (int)h.seen[i], t);
