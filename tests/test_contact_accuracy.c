@@ -1606,6 +1606,81 @@ static int reg_touching_witness_segments(void)
 }
 
 
+/* EPA's seed tetrahedron was called flat when its volume was below 1e-9 of the cube of its longest edge:
+ * GJK's triangles and tetrahedra on thin shapes are slivers under a tall apex, well oriented but small
+ * against that cube. A needle box (cross-section 9.3e-7 by 9.6e-7, S 0.022) touching a box hull, depth*
+ * 1.6e-10: GJK's triangle 1.3e-6 across lies on a face of A - B (nothing beyond it on the origin's side),
+ * its apex 0.027 away on the other; the tetrahedron had 0.55 of the product of its edges but 1e-9 of the
+ * cube, and A - B was taken for flat along the triangle's normal, which points into the overlap (0.021
+ * along it, 0.95 S: B moved along it stays inside) (contact_accuracy seed 47, sample 113342). */
+static const float reg_epa_sliver_seed_needle_a[] = {
+    -0x1.324a5cp-14f, -0x1.63dc6ep-7f, -0x1.9419d2p-11f, 0x1.324a5p-14f, -0x1.63dc6ep-7f, -0x1.9419d2p-11f,
+    -0x1.324a5cp-14f, 0x1.63dc72p-7f, -0x1.9419d2p-11f, 0x1.324a5p-14f, 0x1.63dc72p-7f, -0x1.9419d2p-11f,
+    -0x1.324a5cp-14f, -0x1.63dc6ep-7f, 0x1.9419d6p-11f, 0x1.324a5p-14f, -0x1.63dc6ep-7f, 0x1.9419d6p-11f,
+    -0x1.324a5cp-14f, 0x1.63dc72p-7f, 0x1.9419d6p-11f, 0x1.324a5p-14f, 0x1.63dc72p-7f, 0x1.9419d6p-11f
+};
+static const pxt_frozen_case reg_epa_sliver_seed_needle_case = { "reg_epa_sliver_seed_needle", PXT_K_BOX_SHAPE,
+    0, 8, { 0x1.324a56p-14f, 0x1.63dc7p-7f, 0x1.9419d4p-11f }, reg_epa_sliver_seed_needle_a,
+    1, 0, { 0x1.f2fec8p-22f, 0x1.00de42p-21f, 0x1.e3636ap-9f }, NULL,
+    { -0x1.3d5c9p-3f, 0x1.1d4adcp-3f, 0x1.f22834p-6f, 0x1.f484fep-1f },
+    { -0x1.4ae9fap-12f, 0x1.5c2b24p-9f, -0x1.48807p-10f },
+    { 0x1.b577bap-2f, 0x1.2580cep-2f, -0x1.0d718cp-4f, -0x1.b5c13p-1f },
+    { -0x1.b23008p-9f, 0x1.025b04p-6f, -0x1.05119ap-9f } };
+
+/* The same with a plate 4e-4 thick crossing a bar (S 20, depth* 3.1e-8): GJK's triangle 3.8e-3 across,
+ * the apex 3.6 below it and 20 away; A - B taken for flat along a normal with the overlap 1.15 (seed 48,
+ * sample 131901). */
+static const float reg_epa_sliver_seed_plate_a[] = {
+    -0x1.a5155cp-4f, -0x1.d1978ap-10f, -0x1.475eb2p+3f, 0x1.a5155cp-4f, -0x1.d1978ap-10f, -0x1.475eb2p+3f,
+    -0x1.a5155cp-4f, 0x1.d1978ap-10f, -0x1.475eb2p+3f, 0x1.a5155cp-4f, 0x1.d1978ap-10f, -0x1.475eb2p+3f,
+    -0x1.a5155cp-4f, -0x1.d1978ap-10f, 0x1.475eb2p+3f, 0x1.a5155cp-4f, -0x1.d1978ap-10f, 0x1.475eb2p+3f,
+    -0x1.a5155cp-4f, 0x1.d1978ap-10f, 0x1.475eb2p+3f, 0x1.a5155cp-4f, 0x1.d1978ap-10f, 0x1.475eb2p+3f
+};
+static const float reg_epa_sliver_seed_plate_b[] = {
+    -0x1.5839d4p+0f, -0x1.b198cep-13f, -0x1.eaf832p-4f, 0x1.5839dp+0f, -0x1.b198cep-13f, -0x1.eaf832p-4f,
+    -0x1.5839d4p+0f, 0x1.b1b6d6p-13f, -0x1.eaf832p-4f, 0x1.5839dp+0f, 0x1.b1b6d6p-13f, -0x1.eaf832p-4f,
+    -0x1.5839d4p+0f, -0x1.b198cep-13f, 0x1.eaf86ap-4f, 0x1.5839dp+0f, -0x1.b198cep-13f, 0x1.eaf86ap-4f,
+    -0x1.5839d4p+0f, 0x1.b1b6d6p-13f, 0x1.eaf86ap-4f, 0x1.5839dp+0f, 0x1.b1b6d6p-13f, 0x1.eaf86ap-4f
+};
+static const pxt_frozen_case reg_epa_sliver_seed_plate_case = { "reg_epa_sliver_seed_plate", PXT_K_BOX_HULL,
+    0, 8, { 0x1.a5155cp-4f, 0x1.d1978ap-10f, 0x1.475eb2p+3f }, reg_epa_sliver_seed_plate_a,
+    0, 8, { 0x1.5839d2p+0f, 0x1.b1a7d2p-13f, 0x1.eaf84ep-4f }, reg_epa_sliver_seed_plate_b,
+    { -0x1.d457p-2f, -0x1.82964p-2f, 0x1.7484e4p-1f, -0x1.6121dap-2f },
+    { 0x1.592d7p+0f, 0x1.391e16p+3f, -0x1.ecba48p+2f },
+    { 0x1.1c0b1p-42f, -0x1.51fdb4p-42f, -0x1.a4c22cp-41f, 0x1p+0f },
+    { -0x1.0b6334p+2f, 0x1.d82ee2p-1f, -0x1.38472cp+2f } };
+
+/* And GJK's own tetrahedron around the origin, edges 20, 1.6e-3 and 1.4e-3 long (0.08 of their product; a
+ * needle hull 8.7e-4 by 1.4e-3 across against a tetrahedron, 4e-8 apart): dropped as flat, its face
+ * nearest the origin grown on the far side left the origin 6.2e-4 outside the new tetrahedron, and EPA
+ * answered a depth of 2.79e-4 (1.4e-5 S, past tau 2.4e-4) (seed 52, sample 92153). */
+static const float reg_epa_sliver_gjk_tetra_a[] = {
+    -0x1.ef865ep+1f, -0x1.c5e708p-12f, -0x1.62b948p-11f, 0x1.ef865ep+1f, -0x1.c5e708p-12f, -0x1.62b948p-11f,
+    -0x1.ef865ep+1f, 0x1.c5e708p-12f, -0x1.62b948p-11f, 0x1.ef865ep+1f, 0x1.c5e708p-12f, -0x1.62b948p-11f,
+    -0x1.ef865ep+1f, -0x1.c5e708p-12f, 0x1.62b948p-11f, 0x1.ef865ep+1f, -0x1.c5e708p-12f, 0x1.62b948p-11f,
+    -0x1.ef865ep+1f, 0x1.c5e708p-12f, 0x1.62b948p-11f, 0x1.ef865ep+1f, 0x1.c5e708p-12f, 0x1.62b948p-11f
+};
+static const float reg_epa_sliver_gjk_tetra_b[] = {
+    0x1.eab79ep+2f, 0x1.1a19a8p+1f, 0x1.a8aa7ep+2f, 0x1.9a50d4p+1f, -0x1.17154ep+2f, -0x1.9c5996p+2f,
+    -0x1.d78f24p+0f, 0x1.9d529ap+0f, -0x1.e37a2ap+1f, -0x1.47144cp+3f, 0x1.dfaa98p+2f, -0x1.54813p-1f
+};
+static const pxt_frozen_case reg_epa_sliver_gjk_tetra_case = { "reg_epa_sliver_gjk_tetra", PXT_K_TETRA,
+    0, 8, { 0x1.ef865ep+1f, 0x1.c5e708p-12f, 0x1.62b948p-11f }, reg_epa_sliver_gjk_tetra_a,
+    0, 4, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_epa_sliver_gjk_tetra_b,
+    { -0x1.c8ec84p-5f, 0x1.a4ced8p-1f, 0x1.5794c2p-2f, -0x1.d3eb58p-2f },
+    { 0x1.8ac096p+2f, -0x1.3b7ebcp-2f, -0x1.31acf4p+2f },
+    { 0x0p+0f, 0x0p+0f, 0x0p+0f, 0x1p+0f },
+    { 0x1.bcd748p+3f, -0x1.3763d6p+2f, -0x1.199926p+3f } };
+
+static int reg_epa_sliver_seed(void)
+{
+    int fails = run_frozen(&reg_epa_sliver_seed_needle_case);
+    fails += run_frozen(&reg_epa_sliver_seed_plate_case);
+    fails += run_frozen(&reg_epa_sliver_gjk_tetra_case);
+    return fails;
+}
+
+
 int test_contact_accuracy(void)
 {
     PX_SUITE_BEGIN;
@@ -1634,6 +1709,7 @@ int test_contact_accuracy(void)
     PX_RUN_SUBTEST(reg_near_normal_epa);
     PX_RUN_SUBTEST(reg_sliver_witness);
     PX_RUN_SUBTEST(reg_stuck_fallback);
+    PX_RUN_SUBTEST(reg_epa_sliver_seed);
     PX_RUN_SUBTEST(random_pairs);
     PX_SUITE_END;
 }

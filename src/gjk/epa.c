@@ -532,7 +532,12 @@ static void epa_link(epa_poly* poly, int f0, int e0, int f1, int e1)
     poly->faces[f1].adj[e1] = 4 * f0 + e0;
 }
 
-/* Build the tetrahedron v0..v3 with outward faces. False when it is flat. */
+/* Build the tetrahedron v0..v3 with outward faces. False when it is flat: its volume below 1e-9 of the
+ * product of the three edge lengths from v0, the volume of a box with those edges. That product, not the
+ * cube of the longest edge, is the scale of the volume and of its rounding: a sliver base under a tall
+ * apex is no flatter than a regular tetrahedron. (Against the cube, GJK's triangle 1.3e-6 across on a
+ * needle with its apex 0.027 away had 0.55 of the product but 1e-9 of the cube, and A - B was taken for
+ * flat along the base's normal, pointing into the overlap.) */
 static bool epa_init_tetrahedron(epa_poly* poly, const int v[4])
 {
     const float* a = poly->verts[v[0]].w;
@@ -542,8 +547,8 @@ static bool epa_init_tetrahedron(epa_poly* poly, const int v[4])
     px_v3_sub(poly->verts[v[3]].w, a, ad);
     px_v3_cross(ab, ac, n);
     float vol = px_v3_dot(n, ad);
-    float scale = px_maxf(px_v3_norm2(ab), px_maxf(px_v3_norm2(ac), px_v3_norm2(ad)));
-    if (!(fabsf(vol) > 1.0e-9f * scale * sqrtf(scale)))
+    float edges = px_v3_norm(ab) * px_v3_norm(ac) * px_v3_norm(ad);
+    if (!(fabsf(vol) > 1.0e-9f * edges))
     {
         return false;
     }
