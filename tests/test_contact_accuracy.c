@@ -1680,6 +1680,29 @@ static int reg_epa_sliver_seed(void)
     return fails;
 }
 
+/* A flat tetrahedron 9.7e-11 from a plate 2.2e-6 thick (S 0.084), EPA's depth 9.3e-10 within the touching
+ * band: separated_witness moves B off by 1.6e-5 along the normal, and GJK ends on a sliver triangle (A's
+ * edge 0.083 long against the plate's two faces, 2.2e-6 high). Its double weights put the origin's
+ * projection 1.7e-4 outside the short side, so the float weights were kept, 3.5e-5 off: the witnesses 2.9e-6
+ * apart, the pair was refused and EPA's witness, 2.1e-6 off B (tol 9.1e-7), stood (seed 46, sample 36494).
+ * pxi_simplex_witness_refined takes the nearest feature in double there (A's edge against one corner of B). */
+static const float reg_plate_edge_witness_a[] = {
+    -0x1.1d685p-5f, 0x1.13996p-6f, 0x1.da93f8p-7f, 0x1.4e1b2ap-6f, 0x1.2b9742p-6f, -0x1.644264p-7f,
+    0x1.03c2e4p-5f, -0x1.9319dcp-8f, -0x1.fa5cep-6f, -0x1.ccfbe8p-6f, 0x1.65e096p-6f, 0x1.d4f4f4p-7f
+};
+static const pxt_frozen_case reg_plate_edge_witness_case = { "reg_plate_edge_witness", PXT_K_FLAT_TETRA,
+    0, 4, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_plate_edge_witness_a,
+    1, 0, { 0x1.eac0f4p-13f, 0x1.26e39ap-20f, 0x1.76b374p-8f }, NULL,
+    { 0x1.e85f26p-20f, 0x1.bbf376p-18f, 0x1.179bf6p-16f, 0x1p+0f },
+    { -0x1.1d531ep-8f, 0x1.ce94a2p-7f, -0x1.68cbecp-13f },
+    { 0x1.3b2432p-2f, -0x1.f5218cp-2f, 0x1.9067bcp-1f, 0x1.dcca54p-3f },
+    { 0x1.2bd7eep-8f, 0x1.6b7366p-7f, -0x1.9d049p-7f } };
+
+static int reg_plate_edge_witness(void)
+{
+    return run_frozen(&reg_plate_edge_witness_case);
+}
+
 
 int test_contact_accuracy(void)
 {
@@ -1710,6 +1733,7 @@ int test_contact_accuracy(void)
     PX_RUN_SUBTEST(reg_sliver_witness);
     PX_RUN_SUBTEST(reg_stuck_fallback);
     PX_RUN_SUBTEST(reg_epa_sliver_seed);
+    PX_RUN_SUBTEST(reg_plate_edge_witness);
     PX_RUN_SUBTEST(random_pairs);
     PX_SUITE_END;
 }

@@ -166,8 +166,8 @@ uint32_t pxi_simplex_solve_double(const px_simplex* s, bool newest, float bary[4
  * Recomputed in double they are good to 1e-16 |w| / h. They are computed from the simplex's float w, the
  * points v came from, not from the exact p - q: on a short edge far from the origin the foot of the
  * perpendicular moves by the distance over the edge length times w's rounding, and the witnesses must agree
- * with v, not with a simplex rounded differently. The feature is the solver's: when the double weights
- * disagree with it (one outside [0, 1], rounding at a boundary), the float weights stand. */
+ * with v, not with a simplex rounded differently. The feature is the solver's: false when the double weights
+ * disagree with it (one outside [0, 1], rounding at a boundary). */
 static inline bool pxi_simplex_weights_double(const px_simplex* s, double lam[4])
 {
     int n = s->count;
@@ -239,15 +239,18 @@ static inline void pxi_simplex_witness_refined(const px_simplex* s, vec3 pa, vec
     double lam[4];
     if (!pxi_simplex_weights_double(s, lam))
     {
-        if (s->count != 4)
+        if (s->count < 2 || s->count > 4)
         {
             pxi_simplex_witness(s, pa, pb);
             return;
         }
-        /* A tetrahedron the float solve called enclosing, which in double is flat or leaves the origin outside
-         * (touching within rounding): its float weights are noise, and the two witnesses they give can be far
-         * apart (a segment touching a sliver: 3e-3 apart, 13 tolerances off B). The nearest feature in double
-         * gives witnesses as far apart as the shapes are. */
+        /* A feature the float solve kept, whose double weights leave it (rounding at its boundary) or which in
+         * double is flat: its float weights are noise, and the two witnesses they give can be far apart (a
+         * tetrahedron called enclosing with a segment touching a sliver: 3e-3 apart, 13 tolerances off B; a
+         * sliver triangle 2.2e-6 high across a thin plate, 1.6e-5 from the origin, its double weights -1.7e-4
+         * on the short side: the float weights moved point_a by 2.9e-6 along an edge of A 0.083 long, point_a
+         * - point_b 0.18 of |v| off v). The nearest feature in double gives witnesses as far apart as the
+         * simplex is from the origin. */
         float bary[4];
         vec3 dest;
         (void)pxi_simplex_solve_double(s, false, bary, dest);
