@@ -1068,6 +1068,7 @@ static int scale_equivariance(void)
         dpose pb = dpose_make(qb, dist * u[0], dist * u[1], dist * u[2]);
         int ta_type = k % 7, tb_type = (k / 7) % 7;
         px_gjk_result ref;
+        memset(&ref, 0, sizeof(ref)); /* (set at the first scale; -Wmaybe-uninitialized cannot see that) */
         bool ref_ov = false;
         for (int ei = 0; ei <= 21; ++ei)
         {
