@@ -1166,6 +1166,19 @@ static const pxt_frozen_case reg_box_box_witness_b_case = { "reg_box_box_witness
     { -0x1.d2523ap-2f, -0x1.bf2adp-3f, -0x1.aa809ep-1f, -0x1.cea912p-3f },
     { 0x1.103a5p+7f, -0x1.e9d202p+8f, 0x1.4ebf2ep+10f } };
 
+/* A point touching a box plate 3.9e-5 thick (half extents 2e-5, 0.016, 0.19; S 0.38) near its rim, depth*
+ * 8e-11: GJK's normal had an overlap of 7.1e-4, and the refinement moved B off by a gap (9.5e-5) larger
+ * than the plate's thickness, past its rim, where the closest points gave a normal 90 degrees from the
+ * plate's, its overlap 3.9e-5 against eta 3.8e-5 (PX_TEST_SEED=80, sample 22795; helper-70). */
+static const float reg_plate_rim_normal_a[] = { -0x1.79c758p-6f, 0x1.99cd72p-5f, 0x1.50224ep-5f };
+static const pxt_frozen_case reg_plate_rim_normal_case = { "reg_plate_rim_normal", PXT_K_POINT,
+    0, 1, { 0x0p+0f, 0x0p+0f, 0x0p+0f }, reg_plate_rim_normal_a,
+    1, 0, { 0x1.491e2cp-16f, 0x1.03fa08p-6f, 0x1.86c3cap-3f }, NULL,
+    { 0x1.ecd36cp-3f, -0x1.c3d5b2p-1f, 0x1.317ee6p-2f, 0x1.171fdep-2f },
+    { -0x1.b3553ep-5f, 0x1.4ee80cp-6f, 0x1.0c34bcp-5f },
+    { -0x1.48252ep-3f, -0x1.127cc8p-1f, -0x1.a82784p-1f, -0x1.9984dap-6f },
+    { -0x1.b28bfap-4f, -0x1.df94d2p-5f, -0x1.a719acp-5f } };
+
 /* A needle's end touching a flat tetrahedron: px_shape_box half (3.0e-7, 2.1e-3, 5.9e-7) against a 4-point
  * hull 0.03 across, S 0.054, apart by 2e-11 (PX_TEST_SEED=40, sample 52814). EPA answers the touching depth
  * 1.9e-9 along a normal tilted 0.034 rad from the tetrahedron's face (every direction in a cone separates
@@ -1560,6 +1573,11 @@ static int reg_box_box_witness_b(void)
     return run_frozen(&reg_box_box_witness_b_case);
 }
 
+static int reg_plate_rim_normal(void)
+{
+    return run_frozen(&reg_plate_rim_normal_case);
+}
+
 static int reg_needle_end_witness(void)
 {
     return run_frozen(&reg_needle_end_witness_case);
@@ -1718,6 +1736,7 @@ int test_contact_accuracy(void)
     PX_RUN_SUBTEST(reg_box_box_witness_a);
     PX_RUN_SUBTEST(reg_box_box_witness_b);
     PX_RUN_SUBTEST(reg_needle_end_witness);
+    PX_RUN_SUBTEST(reg_plate_rim_normal);
     PX_RUN_SUBTEST(reg_epa_degenerate_status);
     PX_RUN_SUBTEST(reg_gjk_triangles_apart);
     PX_RUN_SUBTEST(reg_epa_too_deep);

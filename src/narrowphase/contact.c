@@ -539,6 +539,15 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
         if (core <= PXI_TOUCH_WITNESS_GAP * band)
         {
             (void)refine_near_normal(pair, &gjk, -core, 4.0f * band, PXI_TOUCH_WITNESS_GAP * band, n);
+            /* A box thinner than the refinement's gap: B moved off along a wrong normal passes beside it,
+             * and the closest points there give another wrong one (a point touching a plate 3.9e-5 thick
+             * near its rim: overlap 3.9e-5 along the refined normal, 90 degrees from the plate's;
+             * contact_accuracy at PX_TEST_SEED=80). Its axis, when they touch along it, is the normal. */
+            vec3 axis;
+            if (overlap_along(pair, n) > -core + 4.0f * band && box_axis_touching(pair, 2.0f * band, axis))
+            {
+                px_v3_copy(axis, n);
+            }
         }
         contact_from_cores(pa, pb, n, core, ra, rb, r);
         if (core <= pxi_gjk_touch_radius(ra + rb, st.band_w, gjk.abs_tolerance) && r->distance > 0.0f)
