@@ -1573,6 +1573,34 @@ static int reg_box_box_witness_b(void)
     return run_frozen(&reg_box_box_witness_b_case);
 }
 
+/* A rod (0.2 x 0.05 x 64) crossing a plate (46 x 62 x 0.03) as 8-point hulls at coordinates near 1000, S 77,
+ * depth* 0.051: EPA's witness face was a sliver (its height 5e-4 of its length) and its weights put point_b
+ * 0.109 outside B against a tolerance of 0.079 (1e-3 S) (PX_TEST_SEED=81, sample 56631). */
+static const float reg_rod_plate_sliver_witness_a[] = {
+    -0x1.8f808ep-4f, -0x1.8b6d9p-6f, -0x1.fdb138p+4f, 0x1.8f808ep-4f, -0x1.8b6d9p-6f, -0x1.fdb138p+4f,
+    -0x1.8f808ep-4f, 0x1.8b6d9p-6f, -0x1.fdb138p+4f, 0x1.8f808ep-4f, 0x1.8b6d9p-6f, -0x1.fdb138p+4f,
+    -0x1.8f808ep-4f, -0x1.8b6d9p-6f, 0x1.fdb138p+4f, 0x1.8f808ep-4f, -0x1.8b6d9p-6f, 0x1.fdb138p+4f,
+    -0x1.8f808ep-4f, 0x1.8b6d9p-6f, 0x1.fdb138p+4f, 0x1.8f808ep-4f, 0x1.8b6d9p-6f, 0x1.fdb138p+4f
+};
+static const float reg_rod_plate_sliver_witness_b[] = {
+    -0x1.7041ep+4f, -0x1.ef0b62p+4f, -0x1.ec38bp-7f, 0x1.7041cp+4f, -0x1.ef0b62p+4f, -0x1.ec38bp-7f,
+    -0x1.7041ep+4f, 0x1.ef0b9ep+4f, -0x1.ec38bp-7f, 0x1.7041cp+4f, 0x1.ef0b9ep+4f, -0x1.ec38bp-7f,
+    -0x1.7041ep+4f, -0x1.ef0b62p+4f, 0x1.eaf808p-7f, 0x1.7041cp+4f, -0x1.ef0b62p+4f, 0x1.eaf808p-7f,
+    -0x1.7041ep+4f, 0x1.ef0b9ep+4f, 0x1.eaf808p-7f, 0x1.7041cp+4f, 0x1.ef0b9ep+4f, 0x1.eaf808p-7f
+};
+static const pxt_frozen_case reg_rod_plate_sliver_witness_case = { "reg_rod_plate_sliver_witness", PXT_K_BOX_HULL,
+    0, 8, { 0x1.8f808ep-4f, 0x1.8b6d9p-6f, 0x1.fdb138p+4f }, reg_rod_plate_sliver_witness_a,
+    0, 8, { 0x1.7041dp+4f, 0x1.ef0b8p+4f, 0x1.eb985cp-7f }, reg_rod_plate_sliver_witness_b,
+    { 0x0p+0f, 0x0p+0f, 0x0p+0f, 0x1p+0f },
+    { 0x1.cf57f2p+9f, -0x1.a0eadep+9f, 0x1.7c99p+9f },
+    { -0x1.5f3888p-1f, -0x1.680fbp-6f, 0x1.24c1p-1f, 0x1.cc3ed4p-2f },
+    { 0x1.dac324p+9f, -0x1.91781p+9f, 0x1.6dcc6p+9f } };
+
+static int reg_rod_plate_sliver_witness(void)
+{
+    return run_frozen(&reg_rod_plate_sliver_witness_case);
+}
+
 static int reg_plate_rim_normal(void)
 {
     return run_frozen(&reg_plate_rim_normal_case);
@@ -1737,6 +1765,7 @@ int test_contact_accuracy(void)
     PX_RUN_SUBTEST(reg_box_box_witness_b);
     PX_RUN_SUBTEST(reg_needle_end_witness);
     PX_RUN_SUBTEST(reg_plate_rim_normal);
+    PX_RUN_SUBTEST(reg_rod_plate_sliver_witness);
     PX_RUN_SUBTEST(reg_epa_degenerate_status);
     PX_RUN_SUBTEST(reg_gjk_triangles_apart);
     PX_RUN_SUBTEST(reg_epa_too_deep);

@@ -990,6 +990,14 @@ static void epa_witness_from(const epa_poly* poly, const int v[3], const float w
         r->point_a[k] = w[0] * va->p[k] + w[1] * vb->p[k] + w[2] * vc->p[k];
         r->point_b[k] = w[0] * va->q[k] + w[1] * vb->q[k] + w[2] * vc->q[k];
     }
+    /* the face's height over its longest edge: |ab x ac| / lmax^2 */
+    vec3 ab, ac, bc, n;
+    px_v3_sub(vb->w, va->w, ab);
+    px_v3_sub(vc->w, va->w, ac);
+    px_v3_sub(vc->w, vb->w, bc);
+    px_v3_cross(ab, ac, n);
+    const float l2 = px_maxf(px_v3_norm2(ab), px_maxf(px_v3_norm2(ac), px_v3_norm2(bc)));
+    r->witness_aspect = l2 > 0.0f ? px_v3_norm(n) / l2 : 0.0f;
 }
 
 /* Witness points and normal of a face: the origin's nearest point on it. */
@@ -1096,6 +1104,7 @@ static px_status epa_run(const epa_shapes* shapes_in, const px_simplex* simplex,
     poly.free_count = 0;
     poly.scale = 0.0f;
     memset(result, 0, sizeof(*result));
+    result->witness_aspect = 1.0f;
 
     int seeded = epa_seed(&shapes, simplex, &poly, result);
     if (seeded < 0)

@@ -24,6 +24,9 @@ typedef struct pxi_epa_result
      * convexity). Its depth is the overlap along its normal, but its witness comes from a triangle of the
      * broken surface and can lie off the shapes: callers that can should find a better one. */
     bool stuck_face;
+    /* The witness face's height over its longest edge (1 for no face): its barycentric weights, and so the
+     * witness points, carry the rounding of the coordinates divided by it. */
+    float witness_aspect;
 } pxi_epa_result;
 
 /* Penetration depth of the cores, from GJK's final simplex (1 to 4 vertices around the origin).

@@ -369,6 +369,10 @@ static bool gjk_moved_apart(const pxi_gjk_pair* pair, const px_gjk_config* gjk, 
  * sweep of 32, 256 and 2048 over seven seeds of contact_accuracy: 256 best). */
 #define PXI_TOUCH_WITNESS_GAP 256.0f
 
+/* An EPA witness face lower than this over its longest edge has its witness made again by separated_witness
+ * (one GJK run more). */
+#define PXI_SLIVER_WITNESS_ASPECT 1.0e-2f
+
 /* A witness for a contact of depth `depth` (0: touching within rounding) along n (A to B), into `point`: the
  * midpoint of GJK's closest points with B moved away along n by the depth and `gap` more, B's point moved
  * back by the gap. A touching simplex or polytope gives witness points through barycentric weights as
@@ -615,6 +619,14 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
     else if (epa.stuck_face &&
              !refine_stuck_face(pair, &gjk, PXI_TOUCH_WITNESS_GAP * band, 2.0f * band, &epa))
     {
+        (void)separated_witness(pair, &gjk, epa.normal, epa.depth, PXI_TOUCH_WITNESS_GAP * band, epa.point_a);
+    }
+    else if (!epa.stuck_face && epa.witness_aspect < PXI_SLIVER_WITNESS_ASPECT)
+    {
+        /* EPA's witness from a sliver face (a rod crossing a plate 0.03 thick and 60 wide, at coordinates
+         * near 1000: height 5e-4 of its length) carries the rounding of the coordinates over the aspect:
+         * point_b 0.109 outside B against a tolerance of 1e-3 S (contact_accuracy at PX_TEST_SEED=81). B
+         * moved off along the normal by the depth and the gap gives well-conditioned closest points. */
         (void)separated_witness(pair, &gjk, epa.normal, epa.depth, PXI_TOUCH_WITNESS_GAP * band, epa.point_a);
     }
     contact_from_cores(epa.point_a, epa.point_b, epa.normal, epa.depth > 0.0f ? -epa.depth : 0.0f, ra, rb, r);
