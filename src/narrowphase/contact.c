@@ -616,17 +616,14 @@ static px_status contact_core(const pxi_gjk_pair* pair, const px_contact_config*
         (void)refine_near_normal(pair, &gjk, epa.depth, 4.0f * band, PXI_TOUCH_WITNESS_GAP * band, epa.normal);
         (void)separated_witness(pair, &gjk, epa.normal, 0.0f, PXI_TOUCH_WITNESS_GAP * band, epa.point_a);
     }
-    else if (epa.stuck_face &&
-             !refine_stuck_face(pair, &gjk, PXI_TOUCH_WITNESS_GAP * band, 2.0f * band, &epa))
+    else if (epa.stuck_face ? !refine_stuck_face(pair, &gjk, PXI_TOUCH_WITNESS_GAP * band, 2.0f * band, &epa)
+                            : epa.witness_aspect < PXI_SLIVER_WITNESS_ASPECT)
     {
-        (void)separated_witness(pair, &gjk, epa.normal, epa.depth, PXI_TOUCH_WITNESS_GAP * band, epa.point_a);
-    }
-    else if (!epa.stuck_face && epa.witness_aspect < PXI_SLIVER_WITNESS_ASPECT)
-    {
-        /* EPA's witness from a sliver face (a rod crossing a plate 0.03 thick and 60 wide, at coordinates
-         * near 1000: height 5e-4 of its length) carries the rounding of the coordinates over the aspect:
-         * point_b 0.109 outside B against a tolerance of 1e-3 S (contact_accuracy at PX_TEST_SEED=81). B
-         * moved off along the normal by the depth and the gap gives well-conditioned closest points. */
+        /* A stuck face that a second normal did not improve, or a sliver witness face (a rod crossing a plate
+         * 0.03 thick and 60 wide at coordinates near 1000: height 5e-4 of its length, whose weights carry
+         * the rounding of the coordinates over that ratio; point_b had been 0.109 outside B against a
+         * tolerance of 1e-3 S, contact_accuracy at PX_TEST_SEED=81): B moved off along the normal by the
+         * depth and the gap gives well-conditioned closest points. */
         (void)separated_witness(pair, &gjk, epa.normal, epa.depth, PXI_TOUCH_WITNESS_GAP * band, epa.point_a);
     }
     contact_from_cores(epa.point_a, epa.point_b, epa.normal, epa.depth > 0.0f ? -epa.depth : 0.0f, ra, rb, r);

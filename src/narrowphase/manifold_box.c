@@ -421,14 +421,19 @@ static bool edge_certified(pxi_box_contact* bc, float tol)
     const float dist = px_v3_norm(d);
     /* both inside: the axis is the exact normal, but its rounding (eps / sin) beats the points' (eps C / s)
      * only while C sin > s */
-    px_v3_cross(ea, eb, cross);
-    float coord = 0.0f;
-    for (int k = 0; k < 3; ++k)
+    const bool apart = -bc->depth > tol;
+    bool points = apart && !(inside_a && inside_b);
+    if (apart && !points)
     {
-        coord = px_maxf(coord, px_maxf(fabsf(ca[k]), fabsf(cb[k])));
+        px_v3_cross(ea, eb, cross);
+        float coord = 0.0f;
+        for (int k = 0; k < 3; ++k)
+        {
+            coord = px_maxf(coord, px_maxf(fabsf(ca[k]), fabsf(cb[k])));
+        }
+        points = coord * coord * px_v3_norm2(cross) < dist * dist * la * lb;
     }
-    const bool points = !(inside_a && inside_b) || coord * coord * px_v3_norm2(cross) < dist * dist * la * lb;
-    if (-bc->depth > tol && points)
+    if (points)
     {
         if (inside_a && !inside_b)
         {
